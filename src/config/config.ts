@@ -1,0 +1,104 @@
+/**
+ * Configuration: environment variables, validated once at start (decisions §1).
+ * A bad value stops the process with a message naming the variable.
+ */
+
+export type DatabaseTarget =
+  | { readonly engine: 'postgres'; readonly url: string }
+  | { readonly engine: 'pglite'; readonly dataDir: string | null };
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly database: DatabaseTarget;
+  readonly seedDemo: boolean;
+  readonly rateBurst: number;
+  readonly rateRefillPerSec: number;
+  readonly rateMaxIdentities: number;
+  readonly maxActiveRequests: number;
+  readonly dbReads: number;
+  readonly statementTimeoutMs: number;
+  readonly shutdownGraceMs: number;
+  readonly logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export const DEFAULT_DATABASE_URL = 'pglite:./data/catalogue';
+
+export function parseDatabaseUrl(value: string, variable = 'DATABASE_URL'): DatabaseTarget {
+  if (/^postgres(ql)?:\/\//.test(value)) {
+    try {
+      new URL(value);
+    } catch {
+      throw new ConfigError(variable, 'is not a valid postgres:// URL');
+    }
+    return { engine: 'postgres', url: value };
+  }
+  if (value.startsWith('pglite:')) {
+    const rest = value.slice('pglite:'.length);
+    if (rest === 'memory') return { engine: 'pglite', dataDir: null };
+    if (rest.length === 0) throw new ConfigError(variable, 'pglite: needs a directory or "memory"');
+    return { engine: 'pglite', dataDir: rest };
+  }
+  throw new ConfigError(variable, 'must start with postgres://, postgresql:// or pglite:');
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `must be a whole number, got "${raw}"`);
+  const n = Number(raw.trim());
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
+  return n;
+}
+
+function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw.trim());
+  if (!/^\d+(\.\d+)?$/.test(raw.trim()) || !(n > 0)) throw new ConfigError(name, `must be a positive number, got "${raw}"`);
+  return n;
+}
+
+function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const v = raw.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const logLevel = (env.LINEUP_LOG_LEVEL ?? 'info').trim() || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LINEUP_LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  const host = (env.HOST ?? '127.0.0.1').trim() || '127.0.0.1';
+  return {
+    host,
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    database: parseDatabaseUrl((env.DATABASE_URL ?? '').trim() || DEFAULT_DATABASE_URL),
+    seedDemo: boolean(env, 'LINEUP_SEED_DEMO', true),
+    rateBurst: integer(env, 'LINEUP_RATE_BURST', 60, 1, 1_000_000_000),
+    rateRefillPerSec: positiveNumber(env, 'LINEUP_RATE_REFILL_PER_SEC', 1),
+    rateMaxIdentities: integer(env, 'LINEUP_RATE_MAX_IDENTITIES', 10_000, 1, 10_000_000),
+    maxActiveRequests: integer(env, 'LINEUP_MAX_ACTIVE_REQUESTS', 32, 1, 100_000),
+    dbReads: integer(env, 'LINEUP_DB_READS', 1, 1, 1_000),
+    statementTimeoutMs: integer(env, 'LINEUP_STATEMENT_TIMEOUT_MS', 3000, 1, 600_000),
+    shutdownGraceMs: integer(env, 'LINEUP_SHUTDOWN_GRACE_MS', 5000, 0, 600_000),
+    logLevel,
+  };
+}
+
+/** A config for tests and tools: defaults, with overrides. */
+export function configWith(overrides: Partial<Config>, env: NodeJS.ProcessEnv = {}): Config {
+  return { ...loadConfig(env), ...overrides };
+}

@@ -1,0 +1,152 @@
+/**
+ * Database adapters. Both engines are reached through a `pg.Pool`: PostgreSQL directly, PGlite
+ * through its node-postgres shim (`createPgConfig`), so the rest of the code speaks one dialect
+ * and receives identical value types.
+ *
+ * Value types: dates, timestamps and times come back as the server's text (never a JS Date, which
+ * would lose microseconds); int8 comes back as a string.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import type { DatabaseTarget } from '../config/config.js';
+
+export type Engine = 'postgres' | 'pglite';
+
+export interface DatabaseOptions {
+  /** Per-statement timeout (PostgreSQL enforces it; PGlite accepts but does not enforce it). */
+  readonly statementTimeoutMs?: number;
+  readonly lockTimeoutMs?: number;
+  readonly connectionTimeoutMs?: number;
+  /** Pool size (PostgreSQL only; PGlite has exactly one connection). */
+  readonly maxConnections?: number;
+  /** Schema to use instead of `public` (tests isolate themselves with it on PostgreSQL). */
+  readonly schema?: string;
+}
+
+export interface Database {
+  readonly engine: Engine;
+  /** Where the data is, without credentials: for the start-up log line. */
+  readonly description: string;
+  readonly pool: pg.Pool;
+  close(): Promise<void>;
+}
+
+const TEXT_OIDS = new Set([
+  1082, // date
+  1083, // time
+  1114, // timestamp
+  1184, // timestamptz
+  1266, // timetz
+]);
+
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (TEXT_OIDS.has(oid)) return (value: string) => value;
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function sessionSettings(opts: DatabaseOptions): string[] {
+  const settings = [`TimeZone=UTC`, `DateStyle=ISO`, `IntervalStyle=iso_8601`];
+  if (opts.statementTimeoutMs) settings.push(`statement_timeout=${opts.statementTimeoutMs}`);
+  settings.push(`lock_timeout=${opts.lockTimeoutMs ?? 500}`);
+  if (opts.schema) settings.push(`search_path=${opts.schema},public`);
+  return settings;
+}
+
+export async function openDatabase(target: DatabaseTarget, opts: DatabaseOptions = {}): Promise<Database> {
+  if (opts.schema && !SCHEMA_NAME.test(opts.schema)) throw new Error(`invalid schema name ${opts.schema}`);
+  return target.engine === 'postgres' ? openPostgres(target.url, opts) : openPglite(target.dataDir, opts);
+}
+
+async function openPostgres(url: string, opts: DatabaseOptions): Promise<Database> {
+  const settings = sessionSettings(opts);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.maxConnections ?? 4,
+    connectionTimeoutMillis: opts.connectionTimeoutMs ?? 2000,
+    idleTimeoutMillis: 30_000,
+    options: settings.map((s) => `-c ${s}`).join(' '),
+    application_name: 'lineup',
+    types,
+  });
+  // An idle client that loses its server emits 'error' on the pool; without a listener the
+  // process would crash. The next checkout reconnects.
+  pool.on('error', () => {});
+  const u = new URL(url);
+  const description = `PostgreSQL at ${u.hostname}:${u.port || 5432}${u.pathname}${opts.schema ? ` (schema ${opts.schema})` : ''}`;
+  if (opts.schema) {
+    const c = await pool.connect();
+    try {
+      await c.query(`CREATE SCHEMA IF NOT EXISTS ${opts.schema}`);
+    } finally {
+      c.release();
+    }
+  }
+  return { engine: 'postgres', description, pool, close: () => pool.end() };
+}
+
+/** PGlite has no file lock of its own: two processes on one folder would corrupt it. */
+function lockDataDir(dataDir: string): () => void {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const lockFile = path.join(dataDir, '.lineup.lock');
+  try {
+    const pid = Number(fs.readFileSync(lockFile, 'utf8'));
+    if (pid && pid !== process.pid) {
+      try {
+        process.kill(pid, 0);
+        throw new Error(`the PGlite data folder ${dataDir} is in use by process ${pid}`);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+      }
+    }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  fs.writeFileSync(lockFile, String(process.pid));
+  return () => {
+    try {
+      if (fs.readFileSync(lockFile, 'utf8') === String(process.pid)) fs.unlinkSync(lockFile);
+    } catch {
+      /* already gone */
+    }
+  };
+}
+
+async function openPglite(dataDir: string | null, opts: DatabaseOptions): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
+  const unlock = dataDir ? lockDataDir(dataDir) : () => {};
+  let pglite;
+  try {
+    pglite = dataDir
+      ? await PGlite.create(dataDir, { extensions: { pg_trgm } })
+      : await PGlite.create({ extensions: { pg_trgm } });
+    if (opts.schema) await pglite.exec(`CREATE SCHEMA IF NOT EXISTS ${opts.schema};`);
+    for (const setting of sessionSettings(opts)) {
+      const [name, value] = setting.split('=');
+      await pglite.query('SELECT set_config($1, $2, false)', [name, value]);
+    }
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, idleTimeoutMillis: 0, types });
+  pool.on('error', () => {});
+  const description = dataDir ? `PGlite at ${dataDir}` : 'PGlite in memory';
+  const instance = pglite;
+  return {
+    engine: 'pglite',
+    description,
+    pool,
+    async close() {
+      await pool.end();
+      await instance.close();
+      unlock();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Versioned SQL migrations (`src/db/migrations/NNN_name.sql`), applied in order, each in its own
+ * transaction and recorded in `schema_migrations`. On PostgreSQL an advisory lock makes
+ * concurrent starts safe: the second process waits, then finds nothing left to apply.
+ */
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Database } from './database.js';
+
+// Resolves to <package>/src/db/migrations from both src/db and dist/db.
+const MIGRATIONS_DIR = fileURLToPath(new URL('../../src/db/migrations/', import.meta.url));
+const ADVISORY_LOCK_KEY = 7_424_510_031; // "lineup" migrations
+
+export interface Migration {
+  readonly version: number;
+  readonly name: string;
+  readonly sql: string;
+}
+
+export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f))
+    .sort()
+    .map((f) => ({
+      version: Number(f.slice(0, 3)),
+      name: f.slice(4, -4),
+      sql: fs.readFileSync(`${dir}/${f}`, 'utf8'),
+    }));
+}
+
+/** Applies pending migrations; returns the versions applied by this call. */
+export async function migrate(db: Database, migrations = loadMigrations()): Promise<number[]> {
+  const client = await db.pool.connect();
+  const applied: number[] = [];
+  try {
+    if (db.engine === 'postgres') await client.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCK_KEY]);
+    try {
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS schema_migrations (
+           version integer PRIMARY KEY,
+           name text NOT NULL,
+           applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      const done = new Set(
+        (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
+      );
+      for (const m of migrations) {
+        if (done.has(m.version)) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(m.sql); // simple protocol: several statements in one string
+          await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK');
+          throw new Error(`migration ${m.version} (${m.name}) failed: ${(err as Error).message}`);
+        }
+        applied.push(m.version);
+      }
+    } finally {
+      if (db.engine === 'postgres') await client.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_KEY]);
+    }
+  } finally {
+    client.release();
+  }
+  return applied;
+}
