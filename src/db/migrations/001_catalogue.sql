@@ -1,6 +1,8 @@
 -- 001: the catalogue store (decisions §6).
 -- Internal numeric ids for joins; publicId unique per table. Columns marked "never public"
 -- are stored for authoring but no read query selects them (the projection is an allow-list).
+-- Names, localities and publicIds use COLLATE "C": every ordering in the API is bytewise,
+-- whatever the database's default collation.
 -- Derived *_lower / *_folded / *_key columns are computed by the importer in JavaScript so that
 -- both engines (PostgreSQL and PGlite) compare exactly the same strings.
 
@@ -8,7 +10,7 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public;
 
 CREATE TABLE media (
   id                bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  public_id         text NOT NULL UNIQUE,
+  public_id         text COLLATE "C" NOT NULL UNIQUE,
   active            boolean NOT NULL DEFAULT true,
   status            text NOT NULL,                -- pending | ready | failed
   src               text,
@@ -27,10 +29,10 @@ CREATE TABLE media (
 
 CREATE TABLE artists (
   id              bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  public_id       text NOT NULL UNIQUE,
+  public_id       text COLLATE "C" NOT NULL UNIQUE,
   active          boolean NOT NULL DEFAULT true,
   slug            text NOT NULL,
-  name            text NOT NULL,
+  name            text COLLATE "C" NOT NULL,
   name_lower      text NOT NULL,
   description     text,
   links           jsonb NOT NULL DEFAULT '[]',
@@ -50,10 +52,10 @@ CREATE INDEX artist_profile_media_media ON artist_profile_media (media_id);
 
 CREATE TABLE venues (
   id                   bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  public_id            text NOT NULL UNIQUE,
+  public_id            text COLLATE "C" NOT NULL UNIQUE,
   active               boolean NOT NULL DEFAULT true,
   slug                 text NOT NULL,
-  name                 text NOT NULL,
+  name                 text COLLATE "C" NOT NULL,
   name_lower           text NOT NULL,
   description          text,
   status_code          text NOT NULL,             -- operational | on-hiatus | permanently-closed
@@ -62,9 +64,9 @@ CREATE TABLE venues (
   contact_phone        text,
   has_address          boolean NOT NULL DEFAULT false,
   formatted_address    text,
-  locality             text,
+  locality             text COLLATE "C",
   locality_key         text,                      -- trim + lower-case of locality
-  country_name         text,
+  country_name         text COLLATE "C",
   country_name_lower   text,
   country_code         text,
   latitude             double precision,
@@ -81,10 +83,10 @@ CREATE TABLE venues (
 
 CREATE TABLE series (
   id               bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  public_id        text NOT NULL UNIQUE,
+  public_id        text COLLATE "C" NOT NULL UNIQUE,
   active           boolean NOT NULL DEFAULT true,
   slug             text NOT NULL,
-  name             text NOT NULL,
+  name             text COLLATE "C" NOT NULL,
   name_lower       text NOT NULL,
   description      text,
   structure_code   text NOT NULL,                 -- direct | editioned
@@ -97,11 +99,11 @@ CREATE TABLE series (
 
 CREATE TABLE editions (
   id               bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  public_id        text NOT NULL UNIQUE,
+  public_id        text COLLATE "C" NOT NULL UNIQUE,
   active           boolean NOT NULL DEFAULT true,
   series_id        bigint NOT NULL REFERENCES series(id) ON DELETE CASCADE,
   slug             text NOT NULL,
-  name             text NOT NULL,
+  name             text COLLATE "C" NOT NULL,
   name_lower       text NOT NULL,
   start_local_date date NOT NULL,
   end_local_date   date,
@@ -125,10 +127,10 @@ CREATE INDEX edition_venues_venue ON edition_venues (venue_id);
 
 CREATE TABLE events (
   id                        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  public_id                 text NOT NULL UNIQUE,
+  public_id                 text COLLATE "C" NOT NULL UNIQUE,
   active                    boolean NOT NULL DEFAULT true,
   slug                      text NOT NULL,
-  name                      text NOT NULL,
+  name                      text COLLATE "C" NOT NULL,
   name_lower                text NOT NULL,       -- JS toLowerCase()
   name_folded               text NOT NULL,       -- NFKD, combining marks removed, lower-cased
   description               text,
@@ -209,15 +211,15 @@ CREATE INDEX events_name_folded_trgm   ON events USING gin (name_folded gin_trgm
 CREATE INDEX events_profile_media      ON events (profile_media_id);
 
 -- Read patterns of the Venues collection.
-CREATE INDEX venues_by_name       ON venues ((name COLLATE "C"), public_id) WHERE active;
+CREATE INDEX venues_by_name       ON venues (name, public_id) WHERE active;
 CREATE INDEX venues_by_updated_at ON venues (updated_at, public_id) WHERE active;
 CREATE INDEX venues_name_trgm     ON venues USING gin (name_lower gin_trgm_ops) WHERE active;
 CREATE INDEX venues_locality_key  ON venues (locality_key) WHERE active;
 CREATE INDEX venues_country_code  ON venues (country_code) WHERE active;
 
-CREATE INDEX artists_by_name       ON artists ((name COLLATE "C"), public_id) WHERE active;
+CREATE INDEX artists_by_name       ON artists (name, public_id) WHERE active;
 CREATE INDEX artists_by_updated_at ON artists (updated_at, public_id) WHERE active;
 CREATE INDEX artists_name_trgm     ON artists USING gin (name_lower gin_trgm_ops) WHERE active;
-CREATE INDEX series_by_name        ON series ((name COLLATE "C"), public_id) WHERE active;
+CREATE INDEX series_by_name        ON series (name, public_id) WHERE active;
 CREATE INDEX series_by_updated_at  ON series (updated_at, public_id) WHERE active;
 CREATE INDEX series_name_trgm      ON series USING gin (name_lower gin_trgm_ops) WHERE active;

@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// `npm test`: every test/**/*.test.ts through node:test (tsx loads TypeScript). The HTTP suites
+// run on PGlite always and also on PostgreSQL when TEST_DATABASE_URL is set (see test/helper.ts).
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function find(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return find(path);
+    return name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+const only = process.argv.slice(2);
+const files = (only.length > 0 ? only : find('test')).sort();
+const engines = process.env.TEST_DATABASE_URL ? 'PGlite and PostgreSQL' : 'PGlite (set TEST_DATABASE_URL to add PostgreSQL)';
+console.log(`running ${files.length} test files on ${engines}`);
+const result = spawnSync(
+  process.execPath,
+  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files],
+  { stdio: 'inherit', env: { ...process.env, LINEUP_LOG_LEVEL: process.env.LINEUP_LOG_LEVEL ?? 'silent' } },
+);
+process.exit(result.status ?? 1);

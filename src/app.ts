@@ -1,0 +1,150 @@
+/**
+ * buildApp(config, db): the HTTP service — hooks, routes and error rendering — without
+ * listening (tests inject or listen on an ephemeral port; server.ts listens for real).
+ *
+ * Order of work for every request (onRequest): request id and CORS headers, stop admission when
+ * shutting down, URL length (414), request bodies refused. Routes then run their stages;
+ * every failure is rendered once, by the error handler, as the envelope.
+ */
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Logger } from 'pino';
+import type { Config } from './config/config.js';
+import type { Database } from './db/database.js';
+import { Reader, type StatementObserver } from './db/reader.js';
+import { BudgetExceededError } from './limits/admission.js';
+import {
+  ApiError,
+  DatabaseUnavailableError,
+  ProjectionError,
+  internalError,
+  invalidQuery,
+  methodNotAllowed,
+  notFound,
+  unavailable,
+  uriTooLong,
+} from './http/errors.js';
+import { sendError, CACHE_NONE } from './http/respond.js';
+import { knownPath, RESOURCE_PATHS } from './http/routes/known-paths.js';
+import { operationalRoutes } from './http/routes/operational.js';
+import { eventsRoutes } from './http/routes/events.js';
+import type { RouteContext } from './http/routes/context.js';
+import type { ServiceState } from './http/service-state.js';
+import { pathOf } from './controls/query-string.js';
+import { MAX_URL_BYTES } from './plan/url-budget.js';
+
+export interface AppOptions {
+  readonly config: Config;
+  readonly db: Database;
+  readonly logger?: Logger;
+  /** Test instrumentation: sees every statement a read issues. */
+  readonly onStatement?: StatementObserver;
+  readonly clock?: () => Date;
+  readonly state?: ServiceState;
+}
+
+export const EXPOSED_HEADERS = 'ETag, Retry-After, Age, X-Request-ID';
+
+/** Listener limits of the spec's Limits table. */
+function serverFactory(handler: http.RequestListener): http.Server {
+  const server = http.createServer({ maxHeaderSize: 16 * 1024, headersTimeout: 5000, requestTimeout: 5000 }, handler);
+  server.keepAliveTimeout = 5000;
+  server.maxRequestsPerSocket = 100;
+  return server;
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const { db } = opts;
+  const state: ServiceState = opts.state ?? { stopping: false };
+  const clock = opts.clock ?? (() => new Date());
+  const options: FastifyServerOptions = {
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    disableRequestLogging: true,
+    return503OnClosing: false,
+    bodyLimit: 1024,
+    routerOptions: { maxParamLength: 500 },
+    serverFactory: serverFactory as FastifyServerOptions['serverFactory'],
+  };
+  const app = Fastify({ ...options, ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }) });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-ID', request.id);
+    reply.header('Access-Control-Allow-Origin', '*');
+    reply.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    if (state.stopping) {
+      reply.header('Connection', 'close');
+      throw unavailable('The service is stopping.');
+    }
+    if (Buffer.byteLength(request.raw.url ?? '', 'utf8') > MAX_URL_BYTES) throw uriTooLong();
+    const length = request.headers['content-length'];
+    if ((length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined) {
+      reply.header('Connection', 'close');
+      throw invalidQuery('Request bodies are not accepted.');
+    }
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        reqId: request.id,
+        method: request.method,
+        route: request.routeOptions.url ?? null,
+        url: request.raw.url?.slice(0, 256),
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+      },
+      'request',
+    );
+  });
+
+  app.setErrorHandler((err, request, reply) => {
+    let apiError: ApiError;
+    if (err instanceof ApiError) apiError = err;
+    else if (err instanceof DatabaseUnavailableError) {
+      request.log.warn({ reqId: request.id, cause: err.message }, 'database unavailable');
+      apiError = unavailable('The database is temporarily unavailable; retry later.');
+    } else if (err instanceof ProjectionError || err instanceof BudgetExceededError) {
+      request.log.error({ reqId: request.id, cause: err.message }, 'invalid stored projection');
+      apiError = internalError();
+    } else {
+      const status = (err as { statusCode?: number }).statusCode;
+      if (typeof status === 'number' && status >= 400 && status < 500) {
+        apiError = status === 414 ? uriTooLong() : invalidQuery('The request is malformed.');
+      } else {
+        request.log.error({ reqId: request.id, err }, 'unexpected failure');
+        apiError = internalError();
+      }
+    }
+    return sendError(reply, apiError);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const known = knownPath(pathOf(request.raw.url ?? ''));
+    return sendError(reply, known ? methodNotAllowed(known.allow) : notFound());
+  });
+
+  // Browser preflight for every resource path (spec: Pre-flight and CORS).
+  for (const path of RESOURCE_PATHS) {
+    app.options(path, async (_request, reply) =>
+      reply
+        .code(204)
+        .header('Access-Control-Allow-Methods', 'GET, HEAD, OPTIONS')
+        .header('Access-Control-Allow-Headers', 'If-None-Match')
+        .header('Access-Control-Max-Age', '600')
+        .header('Cache-Control', CACHE_NONE)
+        .send(),
+    );
+  }
+
+  const ctx: RouteContext = {
+    clock,
+    read: async (fn) => fn(new Reader(db, opts.onStatement)),
+  };
+  operationalRoutes(app, db, state, Math.min(opts.config.statementTimeoutMs, 2000));
+  eventsRoutes(app, ctx);
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,67 @@
+/**
+ * Opaque continuation cursors (spec: Events rules 7-9; decisions §5 "Cursors").
+ *
+ * A cursor is a position, not a credential: `base64url(JSON [version, fingerprint, keys])`, a dot,
+ * and a checksum of that payload, so any altered cursor is malformed (400) rather than a silently
+ * different page. The fingerprint binds it to the effective controls (route, filters, sort,
+ * limit, fields, include); the keys are the sort key of the last item returned, kept as exact
+ * strings (instants with all six fractional digits).
+ */
+import { createHash } from 'node:crypto';
+import { invalidQuery } from '../http/errors.js';
+
+export const MAX_CURSOR_LENGTH = 1024;
+const VERSION = 1;
+
+export type CursorKey = string | number | null;
+
+const b64 = (buf: Buffer) => buf.toString('base64url');
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/** Fingerprint of the effective controls: the route path and its normalized query (no cursor). */
+export function controlsFingerprint(path: string, normalizedQuery: string): string {
+  return b64(sha256(`${path}?${normalizedQuery}`).subarray(0, 12));
+}
+
+const checksum = (payload: string) => b64(sha256(`lineup-cursor:${payload}`).subarray(0, 9));
+
+export function encodeCursor(fingerprint: string, keys: readonly CursorKey[]): string {
+  const payload = b64(Buffer.from(JSON.stringify([VERSION, fingerprint, keys]), 'utf8'));
+  return `${payload}.${checksum(payload)}`;
+}
+
+const restartHint = 'Restart the traversal without a cursor.';
+
+/**
+ * Decodes a cursor issued for `fingerprint`; `arity` is the number of sort keys expected.
+ * Throws 400 invalid_query when malformed, altered, or issued for other controls.
+ */
+export function decodeCursor(cursor: string, fingerprint: string, arity: number): CursorKey[] {
+  const malformed = () => invalidQuery('The cursor is invalid.', [{ parameter: 'cursor', message: `malformed cursor. ${restartHint}` }]);
+  if (cursor.length > MAX_CURSOR_LENGTH) {
+    throw invalidQuery('The cursor is invalid.', [{ parameter: 'cursor', message: `must be at most ${MAX_CURSOR_LENGTH} characters` }]);
+  }
+  const dot = cursor.indexOf('.');
+  if (dot <= 0) throw malformed();
+  const payload = cursor.slice(0, dot);
+  if (!/^[A-Za-z0-9_-]+$/.test(payload) || cursor.slice(dot + 1) !== checksum(payload)) throw malformed();
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    throw malformed();
+  }
+  if (!Array.isArray(decoded) || decoded.length !== 3 || decoded[0] !== VERSION) throw malformed();
+  const [, fp, keys] = decoded as [number, unknown, unknown];
+  if (!Array.isArray(keys) || keys.length !== arity) throw malformed();
+  if (!keys.every((k) => k === null || typeof k === 'string' || (typeof k === 'number' && Number.isFinite(k)))) throw malformed();
+  if (fp !== fingerprint) {
+    throw invalidQuery('The cursor does not belong to this query.', [
+      {
+        parameter: 'cursor',
+        message: `the cursor was issued for different controls (route, filters, sort, limit, fields or include). ${restartHint}`,
+      },
+    ]);
+  }
+  return keys as CursorKey[];
+}

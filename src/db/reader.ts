@@ -1,0 +1,59 @@
+/**
+ * Runs the statements of one read. Counts them (spec Limits: at most 8 statements per read, at
+ * most 3 at once), reports each to an optional observer (tests count statements per request),
+ * and turns database unavailability (unreachable, timed out, connection lost, shutting down)
+ * into `DatabaseUnavailableError` so the HTTP layer answers 503, never 500.
+ */
+import type pg from 'pg';
+import { DatabaseUnavailableError } from '../http/errors.js';
+import { StatementBudget } from '../limits/admission.js';
+import type { Statement } from '../queries/statement.js';
+import type { Database } from './database.js';
+
+export const MAX_STATEMENTS_PER_READ = 8;
+export const MAX_CONCURRENT_STATEMENTS = 3;
+
+export type StatementObserver = (statement: Statement) => void;
+
+const UNAVAILABLE_SQLSTATES = new Set(['57014', '55P03', '57P01', '57P02', '57P03', '53300', '53000']);
+const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
+
+export function isUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08') || UNAVAILABLE_NODE_CODES.has(code))) {
+    return true;
+  }
+  return /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection ended|connect ECONNREFUSED|Client was closed|Cannot use a pool after calling end/i.test(
+    err.message,
+  );
+}
+
+export class Reader {
+  private readonly budget = new StatementBudget({
+    maxStatements: MAX_STATEMENTS_PER_READ,
+    maxConcurrent: MAX_CONCURRENT_STATEMENTS,
+  });
+
+  constructor(
+    private readonly db: Database,
+    private readonly observer?: StatementObserver,
+  ) {}
+
+  get statements(): number {
+    return this.budget.used;
+  }
+
+  rows<R extends pg.QueryResultRow>(statement: Statement): Promise<R[]> {
+    return this.budget.run(async () => {
+      this.observer?.(statement);
+      try {
+        const result = await this.db.pool.query<R>({ text: statement.text, values: statement.values as unknown[] });
+        return result.rows;
+      } catch (err) {
+        if (isUnavailable(err)) throw new DatabaseUnavailableError((err as Error).message);
+        throw err;
+      }
+    });
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Writing responses: successful resource reads get their weak ETag, the 60 s public cache
+ * policy and 304 on a matching `If-None-Match`; operational reads get `no-store`; failures get
+ * the error envelope. CORS and X-Request-ID are set for every response by the hooks.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, errorBody } from './errors.js';
+import { ifNoneMatchMatches } from './conditional.js';
+import { weakEtag } from '../present/envelope.js';
+
+export const CACHE_RESOURCE = 'public, max-age=60';
+export const CACHE_NONE = 'no-store';
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A successful resource read: the same work for GET, HEAD and conditional requests. */
+export function sendResource(request: FastifyRequest, reply: FastifyReply, payload: unknown): FastifyReply {
+  const body = JSON.stringify(payload);
+  const etag = weakEtag(body);
+  reply.header('ETag', etag).header('Cache-Control', CACHE_RESOURCE);
+  if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) {
+    return reply.code(304).removeHeader('Content-Type').send();
+  }
+  return reply.code(200).type(JSON_TYPE).send(body);
+}
+
+/** A successful operational read (health, ready): never cached. */
+export function sendUncached(reply: FastifyReply, payload: unknown): FastifyReply {
+  return reply.code(200).header('Cache-Control', CACHE_NONE).type(JSON_TYPE).send(JSON.stringify(payload));
+}
+
+export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
+  reply.removeHeader('ETag');
+  reply.removeHeader('Last-Modified');
+  for (const [name, value] of Object.entries(err.headers)) reply.header(name, value);
+  return reply.code(err.status).header('Cache-Control', CACHE_NONE).type(JSON_TYPE).send(errorBody(err));
+}

@@ -1,0 +1,21 @@
+/**
+ * GET /v1/events — reads top to bottom, one named call per stage:
+ * query string → controls → plan (cursor, URL budget) → SQL rows → projection → envelope → ETag.
+ */
+import type { FastifyInstance } from 'fastify';
+import { parseEventControls } from '../../controls/events.js';
+import { parseQueryString, searchOf } from '../../controls/query-string.js';
+import { planEvents } from '../../plan/events.js';
+import { fetchEventsPage } from '../../queries/events-read.js';
+import { presentEventsPage } from '../../present/events-page.js';
+import { sendResource } from '../respond.js';
+import type { RouteContext } from './context.js';
+
+export function eventsRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  app.get('/v1/events', async (request, reply) => {
+    const controls = parseEventControls(parseQueryString(searchOf(request.raw.url ?? '')));
+    const plan = planEvents('/v1/events', controls, ctx.clock());
+    const page = await ctx.read((reader) => fetchEventsPage(reader, plan));
+    return sendResource(request, reply, presentEventsPage(plan, page));
+  });
+}

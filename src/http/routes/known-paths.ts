@@ -1,0 +1,45 @@
+/**
+ * Every path the API serves (decisions §2) with the methods it allows, so an unsupported
+ * method on a known path is a 405 with `Allow`, and anything else a 404 (decisions §5).
+ */
+
+export interface KnownPath {
+  readonly pattern: RegExp;
+  readonly allow: string;
+}
+
+const SEGMENT = '[^/]+';
+const RESOURCE_ALLOW = 'GET, HEAD, OPTIONS';
+
+export const RESOURCE_PATHS = [
+  '/v1/events',
+  '/v1/events/:eventId',
+  '/v1/events/:eventId/artists',
+  '/v1/events/:eventId/venues',
+  '/v1/events/:eventId/series',
+  '/v1/events/:eventId/editions',
+  '/v1/artists',
+  '/v1/artists/:artistId',
+  '/v1/venues',
+  '/v1/venues/:venueId',
+  '/v1/series',
+  '/v1/series/:seriesId',
+  '/v1/series/:seriesId/artists',
+  '/v1/series/:seriesId/editions',
+  '/v1/series/:seriesId/editions/:editionId',
+  '/v1/series/:seriesId/editions/:editionId/venues',
+  '/v1/series/:seriesId/editions/:editionId/artists',
+] as const;
+
+export const OPERATIONAL_PATHS = ['/v1/health', '/v1/ready'] as const;
+
+const toPattern = (path: string) => new RegExp(`^${path.replace(/:[A-Za-z]+/g, SEGMENT)}$`);
+
+const KNOWN: readonly KnownPath[] = [
+  ...RESOURCE_PATHS.map((p) => ({ pattern: toPattern(p), allow: RESOURCE_ALLOW })),
+  ...OPERATIONAL_PATHS.map((p) => ({ pattern: toPattern(p), allow: 'GET' })),
+];
+
+export function knownPath(path: string): KnownPath | undefined {
+  return KNOWN.find((k) => k.pattern.test(path));
+}

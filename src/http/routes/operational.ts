@@ -1,0 +1,62 @@
+/**
+ * GET /v1/health and GET /v1/ready (spec: Endpoints). Health reports only that the process runs;
+ * ready probes the database, sharing one in-flight probe among concurrent callers, and answers
+ * 503 when the probe fails or the service is stopping. Neither accepts query parameters.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../db/database.js';
+import { isUnavailable } from '../../db/reader.js';
+import { invalidQuery, unavailable } from '../errors.js';
+import { sendUncached } from '../respond.js';
+import { searchOf } from '../../controls/query-string.js';
+import type { ServiceState } from '../service-state.js';
+
+function refuseQuery(rawUrl: string): void {
+  if (searchOf(rawUrl) !== '') {
+    throw invalidQuery('This operation accepts no query parameters.', [{ parameter: '*', message: 'no query parameters are accepted' }]);
+  }
+}
+
+export function readinessProbe(db: Database, timeoutMs: number): () => Promise<boolean> {
+  let inFlight: Promise<boolean> | null = null;
+  const probe = async (): Promise<boolean> => {
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const deadline = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      });
+      const query = db.pool.query('SELECT 1 AS ok').then(
+        (r) => r.rows[0]?.ok === 1,
+        (err) => {
+          if (!isUnavailable(err)) throw err;
+          return false;
+        },
+      );
+      return await Promise.race([query, deadline]);
+    } catch {
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return () => {
+    inFlight ??= probe().finally(() => {
+      inFlight = null;
+    });
+    return inFlight;
+  };
+}
+
+export function operationalRoutes(app: FastifyInstance, db: Database, state: ServiceState, probeTimeoutMs: number): void {
+  const ready = readinessProbe(db, probeTimeoutMs);
+  app.get('/v1/health', { exposeHeadRoute: false }, async (request, reply) => {
+    refuseQuery(request.raw.url ?? '');
+    return sendUncached(reply, { ok: true, data: { status: 'ok' } });
+  });
+  app.get('/v1/ready', { exposeHeadRoute: false }, async (request, reply) => {
+    refuseQuery(request.raw.url ?? '');
+    if (state.stopping) throw unavailable('The service is stopping.');
+    if (!(await ready())) throw unavailable('The database is not reachable.');
+    return sendUncached(reply, { ok: true, data: { status: 'ready' } });
+  });
+}

@@ -1,0 +1,143 @@
+/**
+ * Event rows → public Event objects, field by field from the registry (an allow-list: nothing
+ * from the spec's exclusion list is ever read, let alone written). Unselected fields are
+ * omitted, absent nullable values are null, empty collections are [] (spec: Event rules 1-4).
+ */
+import type { EventField } from '../plan/event-fields.js';
+import type { EventRow } from '../queries/events.js';
+import type { ArtistItemRow, VenueItemRow } from '../queries/items.js';
+import type { EditionProgramRow, SeriesRefRow } from '../queries/event-relations.js';
+import { PREVIEW_SIZE } from '../queries/event-relations.js';
+import { boundedCollection, fail, nullableText, oneOf, text, urlCollection } from './checks.js';
+import { artistItem, profileMedia, venueItem } from './items.js';
+
+const PHASES = ['upcoming', 'current', 'historical', 'indeterminate'] as const;
+const BASES = ['exact', 'calendar', 'incomplete', 'inferred'] as const;
+const STATES = ['scheduled', 'cancelled'] as const;
+const EVENT_TYPES = ['concert', 'dj-set', 'festival-day', 'livestream', 'other'] as const;
+
+function boundary(precision: unknown, localDate: unknown, localTime: unknown, instant: unknown, what: string) {
+  const p = oneOf(precision, ['date', 'date-time'] as const, `${what}.precision`);
+  if (p === 'date') return { precision: p, localDate: text(localDate, `${what}.localDate`) };
+  if (typeof localTime !== 'string' || !/^([01]\d|2[0-3]):[0-5]\d$/.test(localTime)) fail(`${what}.localTime`);
+  return {
+    precision: p,
+    localDate: text(localDate, `${what}.localDate`),
+    localTime,
+    instant: text(instant, `${what}.instant`),
+  };
+}
+
+export function schedule(row: EventRow): Record<string, unknown> {
+  const zone = text(row.time_zone, 'schedule.referenceTimeZoneId');
+  if (zone.length > 255) fail('schedule.referenceTimeZoneId is longer than 255');
+  const out: Record<string, unknown> = {
+    referenceTimeZoneId: zone,
+    start: boundary(row.start_precision, row.start_local_date, row.start_local_time, row.start_instant, 'schedule.start'),
+  };
+  if (row.end_precision !== null && row.end_precision !== undefined) {
+    out.end = boundary(row.end_precision, row.end_local_date, row.end_local_time, row.end_instant, 'schedule.end');
+  }
+  out.temporalPhaseCode = oneOf(row.phase, PHASES, 'schedule.temporalPhaseCode');
+  out.temporalPhaseBasisCode = oneOf(row.basis, BASES, 'schedule.temporalPhaseBasisCode');
+  return out;
+}
+
+/** The related rows of a page, grouped by Event id. */
+export interface EventRelations {
+  readonly artists: ReadonlyMap<string, ArtistItemRow[]>;
+  readonly venues: ReadonlyMap<string, VenueItemRow[]>;
+  readonly series: ReadonlyMap<string, SeriesRefRow[]>;
+  readonly editions: ReadonlyMap<string, EditionProgramRow[]>;
+  readonly richArtists: boolean;
+  readonly richVenues: boolean;
+}
+
+function preview<R>(rows: R[] | undefined, href: string, item: (r: R) => Record<string, unknown>) {
+  const list = rows ?? [];
+  return {
+    items: list.slice(0, PREVIEW_SIZE).map(item),
+    isComplete: list.length <= PREVIEW_SIZE,
+    href,
+  };
+}
+
+export function presentEvent(row: EventRow, fields: readonly EventField[], rel: EventRelations): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const id = row.public_id;
+  for (const field of fields) {
+    switch (field) {
+      case 'publicId':
+        out.publicId = text(id, 'publicId');
+        break;
+      case 'slug':
+        out.slug = text(row.slug, 'slug');
+        break;
+      case 'name':
+        out.name = text(row.name, 'name');
+        break;
+      case 'schedule':
+        out.schedule = schedule(row);
+        break;
+      case 'administrativeStateCode':
+        out.administrativeStateCode = oneOf(row.administrative_state_code, STATES, 'administrativeStateCode');
+        break;
+      case 'profileMedia':
+        out.profileMedia = profileMedia(row as unknown as Parameters<typeof profileMedia>[0]);
+        break;
+      case 'artists':
+        out.artists = preview(rel.artists.get(row.id), `/v1/events/${id}/artists`, (r) => artistItem(r, rel.richArtists));
+        break;
+      case 'venues':
+        out.venues = preview(rel.venues.get(row.id), `/v1/events/${id}/venues`, (r) => venueItem(r, rel.richVenues));
+        break;
+      case 'updatedAt':
+        out.updatedAt = text(row.updated_at, 'updatedAt');
+        break;
+      case 'description':
+        out.description = nullableText(row.description, 'description');
+        break;
+      case 'eventTypeCode':
+        out.eventTypeCode = row.event_type_code == null ? null : oneOf(row.event_type_code, EVENT_TYPES, 'eventTypeCode');
+        break;
+      case 'digitalLocations':
+        out.digitalLocations = urlCollection(row.digital_locations, 'digitalLocations', true);
+        break;
+      case 'links':
+        out.links = urlCollection(row.links, 'links');
+        break;
+      case 'ticketLinks':
+        out.ticketLinks = urlCollection(row.ticket_links, 'ticketLinks');
+        break;
+      case 'directEventSeries':
+        out.directEventSeries = boundedCollection(
+          (rel.series.get(row.id) ?? []).map((s) => ({
+            publicId: text(s.public_id, 'directEventSeries.publicId'),
+            slug: text(s.slug, 'directEventSeries.slug'),
+            name: text(s.name, 'directEventSeries.name'),
+            structureCode: oneOf(s.structure_code, ['direct', 'editioned'] as const, 'directEventSeries.structureCode'),
+          })),
+          'directEventSeries',
+        );
+        break;
+      case 'editionPrograms':
+        out.editionPrograms = boundedCollection(
+          (rel.editions.get(row.id) ?? []).map((e) => ({
+            series: {
+              publicId: text(e.s_public_id, 'editionPrograms.series.publicId'),
+              slug: text(e.s_slug, 'editionPrograms.series.slug'),
+              name: text(e.s_name, 'editionPrograms.series.name'),
+            },
+            edition: {
+              publicId: text(e.ed_public_id, 'editionPrograms.edition.publicId'),
+              slug: text(e.ed_slug, 'editionPrograms.edition.slug'),
+              name: text(e.ed_name, 'editionPrograms.edition.name'),
+            },
+          })),
+          'editionPrograms',
+        );
+        break;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,208 @@
+/**
+ * The Events page statement: one SELECT over active Events with every filter, the context, the
+ * keyset boundary and the order of the plan, fetching `limit + 1` rows to learn `hasMore`.
+ * Only the columns the selection needs are read (allow-list); never `*`.
+ */
+import type { EventsPlan } from '../plan/events.js';
+import type { EventField, EventSort } from '../plan/event-fields.js';
+import { foldName } from '../text/normalize.js';
+import { phaseSql } from './phase.js';
+import { Params, keysetAfter, orderBy, utcText, wildcardContains, type SortKey } from './sql.js';
+import type { Statement } from './statement.js';
+
+const SORT_KEYS: Record<EventSort, readonly SortKey[]> = {
+  startLocalDate: [
+    { expr: 'e.start_local_date', direction: 'asc', cast: 'date' },
+    { expr: 'e.start_rank', direction: 'asc', cast: 'int2' },
+    { expr: 'e.start_key', direction: 'asc', cast: 'timestamptz' },
+    { expr: 'e.public_id', direction: 'asc', cast: 'text' },
+  ],
+  '-startLocalDate': [
+    { expr: 'e.start_local_date', direction: 'desc', cast: 'date' },
+    { expr: 'e.start_rank', direction: 'asc', cast: 'int2' },
+    { expr: 'e.start_key', direction: 'desc', cast: 'timestamptz' },
+    { expr: 'e.public_id', direction: 'asc', cast: 'text' },
+  ],
+  startInstant: [
+    { expr: 'e.start_at', direction: 'asc', cast: 'timestamptz' },
+    { expr: 'e.public_id', direction: 'asc', cast: 'text' },
+  ],
+  '-startInstant': [
+    { expr: 'e.start_at', direction: 'desc', cast: 'timestamptz' },
+    { expr: 'e.public_id', direction: 'asc', cast: 'text' },
+  ],
+  updatedAt: [
+    { expr: 'e.updated_at', direction: 'asc', cast: 'timestamptz' },
+    { expr: 'e.public_id', direction: 'asc', cast: 'text' },
+  ],
+};
+
+/** Cursor key columns, as exact text (timestamptz text keeps all six fractional digits). */
+const SORT_KEY_COLUMNS: Record<EventSort, string> = {
+  startLocalDate: 'e.start_local_date::text AS k0, e.start_rank AS k1, e.start_key::text AS k2, e.public_id AS k3',
+  '-startLocalDate': 'e.start_local_date::text AS k0, e.start_rank AS k1, e.start_key::text AS k2, e.public_id AS k3',
+  startInstant: 'e.start_at::text AS k0, e.public_id AS k1',
+  '-startInstant': 'e.start_at::text AS k0, e.public_id AS k1',
+  updatedAt: 'e.updated_at::text AS k0, e.public_id AS k1',
+};
+
+export interface EventRow {
+  id: string;
+  public_id: string;
+  slug?: string;
+  name?: string;
+  administrative_state_code?: string;
+  description?: string | null;
+  event_type_code?: string | null;
+  links?: unknown;
+  ticket_links?: unknown;
+  digital_locations?: unknown;
+  updated_at?: string;
+  time_zone?: string;
+  start_precision?: string;
+  start_local_date?: string;
+  start_local_time?: string | null;
+  start_instant?: string | null;
+  end_precision?: string | null;
+  end_local_date?: string | null;
+  end_local_time?: string | null;
+  end_instant?: string | null;
+  phase?: string;
+  basis?: string;
+  pm_public_id?: string | null;
+  pm_src?: string | null;
+  pm_thumbnail_src?: string | null;
+  pm_alt_text?: string | null;
+  pm_width?: string | null;
+  pm_height?: string | null;
+  [key: `k${number}`]: string | number | null;
+}
+
+/** The columns a selection needs (allow-list per field). */
+export function eventColumns(fields: readonly EventField[], now: () => string): string[] {
+  const cols = ['e.id', 'e.public_id'];
+  const has = (f: EventField) => fields.includes(f);
+  if (has('slug')) cols.push('e.slug');
+  if (has('name')) cols.push('e.name');
+  if (has('administrativeStateCode')) cols.push('e.administrative_state_code');
+  if (has('description')) cols.push('e.description');
+  if (has('eventTypeCode')) cols.push('e.event_type_code');
+  if (has('links')) cols.push('e.links');
+  if (has('ticketLinks')) cols.push('e.ticket_links');
+  if (has('digitalLocations')) cols.push('e.digital_locations');
+  if (has('updatedAt')) cols.push(`${utcText('e.updated_at')} AS updated_at`);
+  if (has('schedule')) {
+    const { phase, basis } = phaseSql('e', now());
+    cols.push(
+      'e.time_zone',
+      'e.start_precision',
+      'e.start_local_date::text AS start_local_date',
+      'e.start_local_time',
+      'e.start_instant',
+      'e.end_precision',
+      'e.end_local_date::text AS end_local_date',
+      'e.end_local_time',
+      'e.end_instant',
+      `${phase} AS phase`,
+      `${basis} AS basis`,
+    );
+  }
+  if (has('profileMedia')) {
+    cols.push(
+      'pm.public_id AS pm_public_id',
+      'pm.src AS pm_src',
+      'pm.thumbnail_src AS pm_thumbnail_src',
+      'pm.alt_text AS pm_alt_text',
+      'pm.width::text AS pm_width',
+      'pm.height::text AS pm_height',
+    );
+  }
+  return cols;
+}
+
+/** The Event membership of a context (spec: GET /v1/events rule 2; decisions §5). */
+function contextFilter(plan: EventsPlan, p: Params): string | null {
+  const ctx = plan.controls.context;
+  if (ctx === null) return null;
+  switch (ctx.kind) {
+    case 'artist':
+      return `e.id IN (SELECT ea.event_id FROM event_artists ea JOIN artists a ON a.id = ea.artist_id
+                       WHERE a.public_id = ${p.add(ctx.artistId)} AND a.active)`;
+    case 'venue':
+      return `e.id IN (SELECT ev.event_id FROM event_venues ev JOIN venues v ON v.id = ev.venue_id
+                       WHERE v.public_id = ${p.add(ctx.venueId)} AND v.active)`;
+    case 'series': {
+      const series = p.add(ctx.seriesId);
+      if (ctx.editionId === null) {
+        return `e.id IN (
+          SELECT es.event_id FROM series s JOIN event_series es ON es.series_id = s.id
+           WHERE s.public_id = ${series} AND s.active AND s.structure_code = 'direct'
+          UNION ALL
+          SELECT ee.event_id FROM series s JOIN editions ed ON ed.series_id = s.id AND ed.active
+            JOIN event_editions ee ON ee.edition_id = ed.id
+           WHERE s.public_id = ${series} AND s.active AND s.structure_code = 'editioned')`;
+      }
+      return `e.id IN (
+        SELECT ee.event_id FROM series s JOIN editions ed ON ed.series_id = s.id AND ed.active
+          JOIN event_editions ee ON ee.edition_id = ed.id
+         WHERE s.public_id = ${series} AND s.active AND s.structure_code = 'editioned'
+           AND ed.public_id = ${p.add(ctx.editionId)})`;
+    }
+  }
+}
+
+/**
+ * The primary active Venue's key (decisions §5): among the Event's active Venues having both
+ * locality and country name, the first by (locality, countryName, publicId) for cities and by
+ * (countryName, locality, publicId) for countries. Only that one Venue is matched.
+ */
+function primaryVenueKey(column: 'locality_key' | 'country_name_lower', order: string): string {
+  return `(SELECT v.${column} FROM event_venues ev JOIN venues v ON v.id = ev.venue_id
+            WHERE ev.event_id = e.id AND v.active AND v.locality <> '' AND v.country_name <> ''
+            ORDER BY ${order} LIMIT 1)`;
+}
+
+export function eventsPageStatement(plan: EventsPlan): Statement {
+  const c = plan.controls;
+  const p = new Params();
+  // The operation time is a parameter only when used (an unreferenced parameter has no type).
+  let nowParam: string | undefined;
+  const now = () => (nowParam ??= p.add(plan.now, 'timestamptz'));
+  const where = ['e.active'];
+  const ctx = contextFilter(plan, p);
+  if (ctx) where.push(ctx);
+  if (c.nameContains !== null) {
+    const original = p.add(wildcardContains(c.nameContains.toLowerCase()));
+    const folded = p.add(wildcardContains(foldName(c.nameContains)));
+    where.push(`(e.name_lower LIKE ${original} ESCAPE '' OR e.name_folded LIKE ${folded} ESCAPE '')`);
+  }
+  if (c.cityContains !== null) {
+    const key = primaryVenueKey('locality_key', 'v.locality, v.country_name, v.public_id');
+    where.push(`${key} LIKE ${p.add(wildcardContains(c.cityContains.toLowerCase()))} ESCAPE ''`);
+  }
+  if (c.countryContains !== null) {
+    const key = primaryVenueKey('country_name_lower', 'v.country_name, v.locality, v.public_id');
+    where.push(`${key} LIKE ${p.add(wildcardContains(c.countryContains.toLowerCase()))} ESCAPE ''`);
+  }
+  if (c.temporalPhaseCode !== null) where.push(`${phaseSql('e', now()).phase} = ${p.add(c.temporalPhaseCode)}`);
+  if (c.administrativeStateCode !== null) where.push(`e.administrative_state_code = ${p.add(c.administrativeStateCode)}`);
+  if (c.startInstantGte !== null) where.push(`e.start_at >= ${p.add(c.startInstantGte, 'timestamptz')}`);
+  if (c.startInstantLt !== null) where.push(`e.start_at < ${p.add(c.startInstantLt, 'timestamptz')}`);
+  if (c.startLocalDateGte !== null) where.push(`e.start_local_date >= ${p.add(c.startLocalDateGte, 'date')}`);
+  if (c.startLocalDateLt !== null) where.push(`e.start_local_date < ${p.add(c.startLocalDateLt, 'date')}`);
+  if (c.updatedSince !== null) where.push(`e.updated_at >= ${p.add(c.updatedSince, 'timestamptz')}`);
+  if (c.sort === 'startInstant' || c.sort === '-startInstant') where.push('e.start_at IS NOT NULL');
+  const keys = SORT_KEYS[c.sort];
+  if (plan.after !== null) where.push(keysetAfter(keys, plan.after, p));
+
+  const columns = [...eventColumns(c.fields, now), SORT_KEY_COLUMNS[c.sort]];
+  const mediaJoin = c.fields.includes('profileMedia')
+    ? `LEFT JOIN media pm ON pm.id = e.profile_media_id AND pm.active AND pm.status = 'ready'`
+    : '';
+  const text = `SELECT ${columns.join(', ')}
+    FROM events e ${mediaJoin}
+    WHERE ${where.join('\n      AND ')}
+    ORDER BY ${orderBy(keys)}
+    LIMIT ${p.add(c.limit + 1, 'int')}`;
+  return { name: 'events.page', text, values: p.values };
+}

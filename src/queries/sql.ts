@@ -1,0 +1,61 @@
+/**
+ * Small helpers for writing parameterized SQL by hand: a parameter collector (values never enter
+ * the SQL text), keyset predicates for mixed-direction orderings, and LIKE patterns.
+ */
+
+export class Params {
+  readonly values: unknown[] = [];
+
+  /** Adds a value and returns its placeholder, optionally with a cast (`$3::date`). */
+  add(value: unknown, cast?: string): string {
+    this.values.push(value);
+    return cast ? `$${this.values.length}::${cast}` : `$${this.values.length}`;
+  }
+}
+
+export interface SortKey {
+  /** SQL expression of the key (on the row being filtered). */
+  readonly expr: string;
+  readonly direction: 'asc' | 'desc';
+  /** The SQL type a cursor value is cast to. */
+  readonly cast: string;
+}
+
+/**
+ * Rows strictly after `values` in the order `keys` (keyset pagination, no OFFSET). Written in the
+ * expanded form so mixed directions work, with a leading range bound on the first key so an index
+ * on the ordering starts at the boundary instead of scanning from the top.
+ */
+export function keysetAfter(keys: readonly SortKey[], values: readonly unknown[], params: Params): string {
+  const placeholders = keys.map((k, i) => params.add(values[i], k.cast));
+  const sameDirection = keys.every((k) => k.direction === keys[0]?.direction);
+  if (sameDirection) {
+    const op = keys[0]?.direction === 'asc' ? '>' : '<';
+    return `(${keys.map((k) => k.expr).join(', ')}) ${op} (${placeholders.join(', ')})`;
+  }
+  const alternatives = keys.map((key, i) => {
+    const equal = keys.slice(0, i).map((k, j) => `${k.expr} = ${placeholders[j]}`);
+    const op = key.direction === 'asc' ? '>' : '<';
+    return [...equal, `${key.expr} ${op} ${placeholders[i]}`].join(' AND ');
+  });
+  const first = keys[0] as SortKey;
+  const bound = `${first.expr} ${first.direction === 'asc' ? '>=' : '<='} ${placeholders[0]}`;
+  return `(${bound} AND ((${alternatives.join(') OR (')})))`;
+}
+
+export function orderBy(keys: readonly SortKey[]): string {
+  return keys.map((k) => `${k.expr} ${k.direction.toUpperCase()}`).join(', ');
+}
+
+/** A containment pattern where `%` and `_` in the term stay wildcards (use with ESCAPE ''). */
+export function wildcardContains(term: string): string {
+  return `%${term}%`;
+}
+
+/** A literal containment pattern: `%`, `_` and `\` match themselves (default ESCAPE '\'). */
+export function literalContains(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Microsecond UTC text of a timestamptz column: the public `updatedAt` form. */
+export const utcText = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;

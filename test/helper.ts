@@ -1,0 +1,75 @@
+/**
+ * Test helpers: the database engines to run on (PGlite always; PostgreSQL when
+ * TEST_DATABASE_URL is set, each test file in its own schema), and a real server on an
+ * ephemeral port over real data.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { configWith, type Config, type DatabaseTarget } from '../src/config/config.js';
+import { openDatabase, type Database } from '../src/db/database.js';
+import { migrate } from '../src/db/migrate.js';
+import { buildApp } from '../src/app.js';
+import type { Statement } from '../src/queries/statement.js';
+
+export interface EngineUnderTest {
+  readonly name: 'pglite' | 'postgres';
+  readonly target: DatabaseTarget;
+}
+
+export function engines(): EngineUnderTest[] {
+  const list: EngineUnderTest[] = [{ name: 'pglite', target: { engine: 'pglite', dataDir: null } }];
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) list.push({ name: 'postgres', target: { engine: 'postgres', url } });
+  return list;
+}
+
+export interface TestDatabase {
+  readonly db: Database;
+  drop(): Promise<void>;
+}
+
+export async function openTestDatabase(engine: EngineUnderTest, opts: { statementTimeoutMs?: number } = {}): Promise<TestDatabase> {
+  const schema = engine.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  const db = await openDatabase(engine.target, { schema, statementTimeoutMs: opts.statementTimeoutMs ?? 3000, maxConnections: 8 });
+  await migrate(db);
+  return {
+    db,
+    async drop() {
+      if (schema) await db.pool.query(`DROP SCHEMA ${schema} CASCADE`);
+      await db.close();
+    },
+  };
+}
+
+export interface TestServer {
+  readonly app: FastifyInstance;
+  readonly base: string;
+  /** Statements issued since the last reset (the statement budget is asserted with it). */
+  readonly statements: Statement[];
+  get(path: string, init?: RequestInit): Promise<Response>;
+  json(path: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: any }>;
+  close(): Promise<void>;
+}
+
+export async function startServer(db: Database, overrides: Partial<Config> = {}, clock?: () => Date): Promise<TestServer> {
+  const statements: Statement[] = [];
+  const config = configWith({ logLevel: 'silent', rateBurst: 1_000_000, ...overrides });
+  const app = await buildApp({ config, db, onStatement: (s) => statements.push(s), ...(clock ? { clock } : {}) });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  const base = `http://127.0.0.1:${port}`;
+  const get = (path: string, init?: RequestInit) => fetch(`${base}${path}`, init);
+  return {
+    app,
+    base,
+    statements,
+    get,
+    async json(path, init) {
+      const res = await get(path, init);
+      const text = await res.text();
+      return { status: res.status, headers: res.headers, body: text === '' ? null : JSON.parse(text) };
+    },
+    close: () => app.close(),
+  };
+}
