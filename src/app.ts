@@ -8,12 +8,14 @@
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import type { Database } from './db/database.js';
 import { Reader, type StatementObserver } from './db/reader.js';
-import { BudgetExceededError } from './limits/admission.js';
+import { BudgetExceededError, Gate } from './limits/admission.js';
+import { RateLimiter } from './limits/token-bucket.js';
+import { clientIdentity } from './limits/client-identity.js';
 import {
   ApiError,
   DatabaseUnavailableError,
@@ -22,6 +24,7 @@ import {
   invalidQuery,
   methodNotAllowed,
   notFound,
+  rateLimited,
   unavailable,
   uriTooLong,
 } from './http/errors.js';
@@ -42,6 +45,8 @@ export interface AppOptions {
   readonly onStatement?: StatementObserver;
   readonly clock?: () => Date;
   readonly state?: ServiceState;
+  /** Injected clock for the rate limiter (milliseconds). */
+  readonly limiterNow?: () => number;
 }
 
 export const EXPOSED_HEADERS = 'ETag, Retry-After, Age, X-Request-ID';
@@ -61,13 +66,24 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const options: FastifyServerOptions = {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
-    disableRequestLogging: true,
+    // one structured line per request is written by the onResponse hook instead
+    logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: false,
     bodyLimit: 1024,
     routerOptions: { maxParamLength: 500 },
     serverFactory: serverFactory as FastifyServerOptions['serverFactory'],
   };
   const app = Fastify({ ...options, ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }) });
+
+  const { config } = opts;
+  const limiter = new RateLimiter({
+    burst: config.rateBurst,
+    refillPerSec: config.rateRefillPerSec,
+    maxIdentities: config.rateMaxIdentities,
+    ...(opts.limiterNow ? { now: opts.limiterNow } : {}),
+  });
+  const routeGate = new Gate(config.maxActiveRequests);
+  const readGate = new Gate(config.dbReads);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-ID', request.id);
@@ -77,6 +93,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       reply.header('Connection', 'close');
       throw unavailable('The service is stopping.');
     }
+    // Spec Limits rule 1: every request the limiter lets through spends a token, including
+    // ones that later fail validation and preflights. Identity is the socket peer (rule 2).
+    const verdict = limiter.take(clientIdentity(request.socket.remoteAddress));
+    if (verdict.kind === 'limited') throw rateLimited(verdict.retryAfterSeconds);
+    if (verdict.kind === 'full') throw unavailable('Too many clients right now; retry later.', verdict.retryAfterSeconds);
+    if (!routeGate.tryEnter()) throw unavailable('The service is at capacity; retry later.');
+    reply.raw.once('close', () => routeGate.leave());
     if (Buffer.byteLength(request.raw.url ?? '', 'utf8') > MAX_URL_BYTES) throw uriTooLong();
     const length = request.headers['content-length'];
     if ((length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined) {
@@ -140,7 +163,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   const ctx: RouteContext = {
     clock,
-    read: async (fn) => fn(new Reader(db, opts.onStatement)),
+    // Admitted database reads: at most LINEUP_DB_READS at once, no queue (spec Limits).
+    read: async (fn) => {
+      if (!readGate.tryEnter()) throw unavailable('The database is busy; retry shortly.');
+      try {
+        return await fn(new Reader(db, opts.onStatement));
+      } finally {
+        readGate.leave();
+      }
+    },
   };
   operationalRoutes(app, db, state, Math.min(opts.config.statementTimeoutMs, 2000));
   eventsRoutes(app, ctx);

@@ -3,7 +3,6 @@
  * parameter table and rules 1, 3, 5, 10). Pure: no I/O. Every problem is collected so one 400
  * names each offending parameter.
  */
-import { invalidQuery } from '../http/errors.js';
 import {
   ADMINISTRATIVE_STATES,
   EVENT_DEFAULT_FIELDS,
@@ -18,8 +17,8 @@ import {
   type EventSort,
   type TemporalPhase,
 } from '../plan/event-fields.js';
-import { MAX_CURSOR_LENGTH } from './cursor.js';
-import { isDate, isPublicId, normalizeQueryInstant, parseLimit, trimmedTerm } from './formats.js';
+import { isDate, isPublicId, trimmedTerm } from './formats.js';
+import { DEFAULT_LIMIT, putPair, readCursor, readInstant, readLimit, readUpdatedSince } from './paging.js';
 import { ParameterReader, type RawQuery } from './query-string.js';
 import type { QueryPairs } from './normalized-query.js';
 
@@ -45,8 +44,6 @@ export const EVENT_PARAMETERS = [
   'editionId',
 ] as const;
 
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 50;
 
 export type EventContext =
   | { readonly kind: 'artist'; readonly artistId: string }
@@ -76,7 +73,6 @@ export interface EventControls {
   readonly normalized: QueryPairs;
 }
 
-const INSTANT_MESSAGE = 'must be a UTC instant YYYY-MM-DDTHH:MM:SS with an optional 1-6 digit fraction and Z';
 const DATE_MESSAGE = 'must be a calendar date YYYY-MM-DD (years 0001-9999)';
 const TERM_MESSAGE = 'must be 1-200 characters after trimming surrounding whitespace';
 const PUBLIC_ID_MESSAGE = 'must be a publicId: 12 characters from 0-9A-Za-z';
@@ -84,14 +80,8 @@ const PUBLIC_ID_MESSAGE = 'must be a publicId: 12 characters from 0-9A-Za-z';
 export function parseEventControls(raw: RawQuery): EventControls {
   const r = new ParameterReader(raw, EVENT_PARAMETERS);
 
-  const limitText = r.scalar('limit');
-  const limit = limitText === undefined ? DEFAULT_LIMIT : parseLimit(limitText, MAX_LIMIT);
-  if (limit === null) r.fail('limit', `must be a whole number from 1 to ${MAX_LIMIT}`);
-
-  const cursor = r.scalar('cursor');
-  if (cursor !== undefined && cursor.length > MAX_CURSOR_LENGTH) {
-    r.fail('cursor', `must be at most ${MAX_CURSOR_LENGTH} characters`);
-  }
+  const limit = readLimit(r);
+  const cursor = readCursor(r);
 
   const term = (name: string) => {
     const v = r.scalar(name);
@@ -105,14 +95,8 @@ export function parseEventControls(raw: RawQuery): EventControls {
   const temporalPhaseCode = r.oneOf('temporalPhaseCode', TEMPORAL_PHASES) ?? null;
   const administrativeStateCode = r.oneOf('administrativeStateCode', ADMINISTRATIVE_STATES) ?? null;
 
-  const instant = (name: string) => {
-    const v = r.scalar(name);
-    if (v === undefined) return null;
-    return normalizeQueryInstant(v) ?? r.fail(name, INSTANT_MESSAGE) ?? null;
-  };
-  const startInstantGte = instant('startInstantGte');
-  const startInstantLt = instant('startInstantLt');
-  const updatedSince = instant('updatedSince');
+  const startInstantGte = readInstant(r, 'startInstantGte');
+  const startInstantLt = readInstant(r, 'startInstantLt');
 
   const startLocalDateGte = r.matching('startLocalDateGte', isDate, DATE_MESSAGE) ?? null;
   const startLocalDateLt = r.matching('startLocalDateLt', isDate, DATE_MESSAGE) ?? null;
@@ -132,10 +116,7 @@ export function parseEventControls(raw: RawQuery): EventControls {
     }
   }
 
-  if (updatedSince !== null) {
-    if (sortText !== 'updatedAt') r.fail('updatedSince', 'requires sort=updatedAt');
-    if (!fields.includes('updatedAt')) r.fail('updatedSince', 'requires fields to contain updatedAt');
-  }
+  const updatedSince = readUpdatedSince(r, sortText, fields);
 
   const id = (name: string) => r.matching(name, isPublicId, PUBLIC_ID_MESSAGE) ?? null;
   const artistId = id('artistId');
@@ -157,10 +138,8 @@ export function parseEventControls(raw: RawQuery): EventControls {
         : null;
 
   const normalized: [string, string][] = [];
-  const put = (name: string, value: string | null) => {
-    if (value !== null) normalized.push([name, value]);
-  };
-  if (limit !== DEFAULT_LIMIT) put('limit', String(limit));
+  const put = (name: string, value: string | null, fallback?: string) => putPair(normalized, name, value, fallback);
+  put('limit', String(limit), String(DEFAULT_LIMIT));
   put('nameContains', nameContains);
   put('cityContains', cityContains);
   put('countryContains', countryContains);
@@ -171,7 +150,7 @@ export function parseEventControls(raw: RawQuery): EventControls {
   put('startLocalDateGte', startLocalDateGte);
   put('startLocalDateLt', startLocalDateLt);
   put('updatedSince', updatedSince);
-  if (sort !== 'startLocalDate') put('sort', sort);
+  put('sort', sort, 'startLocalDate');
   const defaults = normalizeSelection(EVENT_FIELDS, EVENT_DEFAULT_FIELDS, 'publicId');
   if (fields.join(',') !== defaults.join(',')) put('fields', fields.join(','));
   if (include.length > 0) put('include', include.join(','));
@@ -180,10 +159,9 @@ export function parseEventControls(raw: RawQuery): EventControls {
   put('seriesId', seriesId);
   put('editionId', editionId);
 
-  if (limit === null) throw invalidQuery('The query is invalid.'); // unreachable: finish() threw
   return {
     limit,
-    cursor: cursor ?? null,
+    cursor,
     nameContains,
     cityContains,
     countryContains,

@@ -16,6 +16,7 @@ import {
 } from './event-relations.js';
 import { eventsPageStatement, type EventRow } from './events.js';
 import type { ArtistItemRow, VenueItemRow } from './items.js';
+import { splitPage } from './page.js';
 
 export interface EventRelationRows {
   readonly artists: Map<string, ArtistItemRow[]>;
@@ -65,9 +66,7 @@ export async function fetchEventRelations(
 }
 
 export async function fetchEventsPage(reader: Reader, plan: EventsPlan): Promise<EventsPageRows> {
-  const found = await reader.rows<EventRow>(eventsPageStatement(plan));
-  const hasMore = found.length > plan.controls.limit;
-  const rows = hasMore ? found.slice(0, plan.controls.limit) : found;
+  const { rows, hasMore } = splitPage(await reader.rows<EventRow>(eventsPageStatement(plan)), plan.limit);
   const relations = await fetchEventRelations(
     reader,
     rows.map((r) => r.id),

@@ -1,0 +1,34 @@
+/**
+ * The part of every collection plan that does not depend on the resource: the normalized query
+ * (next link and fingerprint), the URL budget, and the decoded cursor boundary. Pure.
+ */
+import { controlsFingerprint, decodeCursor, type CursorKey } from '../controls/cursor.js';
+import { encodeQuery, type QueryPairs } from '../controls/normalized-query.js';
+import { checkUrlBudget } from './url-budget.js';
+
+export interface CollectionPlan {
+  /** The route path as requested (ids included), e.g. `/v1/events/abc…/artists`. */
+  readonly path: string;
+  readonly limit: number;
+  /** The request's single operation time (ISO 8601, UTC). */
+  readonly now: string;
+  readonly normalizedQuery: string;
+  readonly fingerprint: string;
+  /** The sort key of the last item of the previous page, or null for the first page. */
+  readonly after: readonly CursorKey[] | null;
+}
+
+export function planCollection(
+  path: string,
+  normalized: QueryPairs,
+  limit: number,
+  cursor: string | null,
+  arity: number,
+  now: Date,
+): CollectionPlan {
+  const normalizedQuery = encodeQuery(normalized);
+  checkUrlBudget(path, normalizedQuery, normalized.length);
+  const fingerprint = controlsFingerprint(path, normalizedQuery);
+  const after = cursor === null ? null : decodeCursor(cursor, fingerprint, arity);
+  return { path, limit, now: now.toISOString(), normalizedQuery, fingerprint, after };
+}
