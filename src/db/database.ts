@@ -22,6 +22,15 @@ export interface DatabaseOptions {
   readonly maxConnections?: number;
   /** Schema to use instead of `public` (tests isolate themselves with it on PostgreSQL). */
   readonly schema?: string;
+  /** PGlite only: start from this `dumpDataDir` snapshot (restoring takes ~1 s, a new database ~3.5 s). */
+  readonly pgliteSnapshot?: Blob;
+}
+
+/** A PGlite database's data directory as a tarball (used by the test helper's template cache). */
+export async function snapshotPglite(db: Database): Promise<Blob> {
+  const instance = db.pglite;
+  if (!instance) throw new Error('snapshotPglite needs a PGlite database');
+  return instance.dumpDataDir('none');
 }
 
 export interface Database {
@@ -29,6 +38,8 @@ export interface Database {
   /** Where the data is, without credentials: for the start-up log line. */
   readonly description: string;
   readonly pool: pg.Pool;
+  /** The embedded instance (PGlite only), for snapshots. */
+  readonly pglite?: { dumpDataDir(compression?: 'gzip' | 'none'): Promise<Blob> };
   close(): Promise<void>;
 }
 
@@ -123,9 +134,8 @@ async function openPglite(dataDir: string | null, opts: DatabaseOptions): Promis
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   let pglite;
   try {
-    pglite = dataDir
-      ? await PGlite.create(dataDir, { extensions: { pg_trgm } })
-      : await PGlite.create({ extensions: { pg_trgm } });
+    const options = { extensions: { pg_trgm }, ...(opts.pgliteSnapshot ? { loadDataDir: opts.pgliteSnapshot } : {}) };
+    pglite = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
     if (opts.schema) await pglite.exec(`CREATE SCHEMA IF NOT EXISTS ${opts.schema};`);
     for (const setting of sessionSettings(opts)) {
       const [name, value] = setting.split('=');
@@ -143,6 +153,7 @@ async function openPglite(dataDir: string | null, opts: DatabaseOptions): Promis
     engine: 'pglite',
     description,
     pool,
+    pglite: instance,
     async close() {
       await pool.end();
       await instance.close();
