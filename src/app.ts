@@ -29,6 +29,7 @@ import {
   uriTooLong,
 } from './http/errors.js';
 import { sendError, CACHE_NONE } from './http/respond.js';
+import { clientErrorHandler } from './http/client-errors.js';
 import { knownPath, RESOURCE_PATHS } from './http/routes/known-paths.js';
 import { operationalRoutes } from './http/routes/operational.js';
 import { eventsRoutes } from './http/routes/events.js';
@@ -49,13 +50,20 @@ export interface AppOptions {
   readonly limiterNow?: () => number;
 }
 
+export const MAX_REQUESTS_PER_CONNECTION = 100;
 export const EXPOSED_HEADERS = 'ETag, Retry-After, Age, X-Request-ID';
 
 /** Listener limits of the spec's Limits table. */
 function serverFactory(handler: http.RequestListener): http.Server {
-  const server = http.createServer({ maxHeaderSize: 16 * 1024, headersTimeout: 5000, requestTimeout: 5000 }, handler);
+  const server = http.createServer(
+    // connectionsCheckingInterval: enforce the 5 s deadlines promptly (Node's default checks every 30 s)
+    { maxHeaderSize: 16 * 1024, headersTimeout: 5000, requestTimeout: 5000, connectionsCheckingInterval: 500 },
+    handler,
+  );
   server.keepAliveTimeout = 5000;
-  server.maxRequestsPerSocket = 100;
+  // At most 100 requests per connection is enforced in the onRequest hook (the 100th response
+  // carries Connection: close) rather than by server.maxRequestsPerSocket, whose bare 503 for a
+  // pipelined 101st request would carry neither the envelope nor a request id.
   return server;
 }
 
@@ -72,6 +80,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024,
     routerOptions: { maxParamLength: 500 },
     serverFactory: serverFactory as FastifyServerOptions['serverFactory'],
+    clientErrorHandler,
   };
   const app = Fastify({ ...options, ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }) });
 
@@ -85,8 +94,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const routeGate = new Gate(config.maxActiveRequests);
   const readGate = new Gate(config.dbReads);
 
+  const requestsPerSocket = new WeakMap<object, number>();
+
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-ID', request.id);
+    const served = (requestsPerSocket.get(request.socket) ?? 0) + 1;
+    requestsPerSocket.set(request.socket, served);
+    if (served >= MAX_REQUESTS_PER_CONNECTION) reply.header('Connection', 'close');
     reply.header('Access-Control-Allow-Origin', '*');
     reply.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
     if (state.stopping) {
@@ -99,7 +113,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (verdict.kind === 'limited') throw rateLimited(verdict.retryAfterSeconds);
     if (verdict.kind === 'full') throw unavailable('Too many clients right now; retry later.', verdict.retryAfterSeconds);
     if (!routeGate.tryEnter()) throw unavailable('The service is at capacity; retry later.');
-    reply.raw.once('close', () => routeGate.leave());
+    // The execution ends when the response is handed over ('finish') or the client left ('close').
+    let left = false;
+    const leave = () => {
+      if (!left) {
+        left = true;
+        routeGate.leave();
+      }
+    };
+    reply.raw.once('finish', leave);
+    reply.raw.once('close', leave);
     if (Buffer.byteLength(request.raw.url ?? '', 'utf8') > MAX_URL_BYTES) throw uriTooLong();
     const length = request.headers['content-length'];
     if ((length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined) {

@@ -1,0 +1,110 @@
+/**
+ * Listener limits (spec Limits): 5 s header/request receive, 5 s keep-alive, 100 requests per
+ * connection, 16 KiB of headers — each enforced while other clients keep being served.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { engines, openTestDatabase, startServer, type TestDatabase, type TestServer } from '../helper.js';
+
+function connect(base: string): Promise<net.Socket> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => resolve(socket));
+    socket.on('error', reject);
+  });
+}
+
+function closed(socket: net.Socket): Promise<{ at: number; data: string }> {
+  let data = '';
+  socket.on('data', (c) => (data += c.toString('latin1')));
+  return new Promise((resolve) => socket.on('close', () => resolve({ at: Date.now(), data })));
+}
+
+const engine = engines()[0]!; // listener behaviour does not depend on the database engine
+
+describe('listener limits', () => {
+  let t: TestDatabase;
+  let server: TestServer;
+  before(async () => {
+    t = await openTestDatabase(engine);
+    server = await startServer(t.db);
+  });
+  after(async () => {
+    await server.close();
+    await t.drop();
+  });
+
+  it('closes a slow-header client after about 5 s and an idle keep-alive after about 5 s, serving others meanwhile', async () => {
+    const started = Date.now();
+    const slow = await connect(server.base);
+    const slowClosed = closed(slow);
+    slow.write('GET /v1/health HTTP/1.1\r\nHost: x\r\n');
+    const drip = setInterval(() => !slow.destroyed && slow.write('X-Drip: 1\r\n'), 1000);
+
+    const idle = await connect(server.base);
+    const idleClosed = closed(idle);
+    idle.write('GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n');
+
+    // another client is served normally while those two hold connections
+    for (let i = 0; i < 5; i++) {
+      const t0 = Date.now();
+      const res = await server.get('/v1/health');
+      assert.equal(res.status, 200);
+      await res.arrayBuffer();
+      assert.ok(Date.now() - t0 < 1000);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+
+    const s = await slowClosed;
+    clearInterval(drip);
+    const i = await idleClosed;
+    assert.ok(s.at - started >= 4500 && s.at - started < 8000, `slow client closed after ${s.at - started} ms`);
+    assert.match(s.data, /^HTTP\/1\.1 408 /);
+    assert.match(s.data, /"invalid_query"/);
+    assert.match(i.data, /^HTTP\/1\.1 200 /);
+    assert.ok(i.at - started >= 4500 && i.at - started < 8000, `idle keep-alive closed after ${i.at - started} ms`);
+  });
+
+  it('refuses more than 16 KiB of headers with an enveloped 431 and keeps serving', async () => {
+    const socket = await connect(server.base);
+    const done = closed(socket);
+    socket.write(`GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(16 * 1024 + 1)}\r\n\r\n`);
+    const { data } = await done;
+    assert.match(data, /^HTTP\/1\.1 431 /);
+    assert.match(data, /x-request-id: [0-9a-f-]{36}/i);
+    assert.match(data, /\{"ok":false,"error":\{"type":"invalid_query"/);
+    const res = await server.get('/v1/health');
+    assert.equal(res.status, 200);
+  });
+
+  it('serves at most 100 requests on one keep-alive connection, then closes it', async () => {
+    const socket = await connect(server.base);
+    let data = '';
+    let closedAt = -1;
+    socket.on('data', (c) => (data += c.toString('latin1')));
+    socket.on('close', () => (closedAt = (data.match(/HTTP\/1\.1 200/g) ?? []).length));
+    for (let i = 1; i <= 101 && closedAt < 0; i++) {
+      socket.write('GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n');
+      const deadline = Date.now() + 2000;
+      while ((data.match(/HTTP\/1\.1 \d{3}/g) ?? []).length < i && closedAt < 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(closedAt, 100, `connection closed after ${closedAt} responses`);
+    assert.match(data, /connection: close/i);
+  });
+
+  it('pipelined requests beyond the active-execution limit get enveloped 503s, never 500', async () => {
+    const socket = await connect(server.base);
+    const done = closed(socket);
+    socket.write('GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(60));
+    setTimeout(() => socket.end(), 1500);
+    const { data } = await done;
+    const statuses = (data.match(/HTTP\/1\.1 \d{3}/g) ?? []).map((s) => s.slice(9));
+    assert.equal(statuses.length, 60);
+    assert.ok(statuses.every((s) => s === '200' || s === '503'), statuses.join(','));
+    assert.ok(statuses.filter((s) => s === '200').length >= 32);
+  });
+});
