@@ -1,0 +1,99 @@
+/**
+ * server.ts: config → database (migrated, seeded on first start) → buildApp → listen, and
+ * graceful shutdown: on SIGTERM/SIGINT stop admission (ready → 503, new requests 503 with
+ * Connection: close), let in-flight requests finish, force-close after the grace period, exit 0.
+ */
+import pino, { type Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config/config.js';
+import { openDatabase, type Database } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { buildApp } from './app.js';
+import type { ServiceState } from './http/service-state.js';
+
+export const DEMO_EVENTS = 2000;
+export const DEMO_SEED = 'lineup-demo';
+
+export function createLogger(config: Config): Logger {
+  return pino({ level: config.logLevel, base: { service: 'lineup' } });
+}
+
+export async function openStore(config: Config): Promise<Database> {
+  const db = await openDatabase(config.database, {
+    statementTimeoutMs: config.statementTimeoutMs,
+    lockTimeoutMs: 500,
+    connectionTimeoutMs: 2000,
+    // each admitted read runs at most 3 statements at once, plus one for the readiness probe
+    maxConnections: config.dbReads * 3 + 1,
+  });
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  return db;
+}
+
+async function seedIfEmpty(db: Database, logger: Logger): Promise<void> {
+  const { rows } = await db.pool.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM events) AS any');
+  if (rows[0]?.any) return;
+  const { seedDemo } = await import('./catalogue/demo.js');
+  const started = Date.now();
+  logger.info(`seeding the demo catalogue (${DEMO_EVENTS} Events)…`);
+  await seedDemo(db, { events: DEMO_EVENTS, seed: DEMO_SEED });
+  logger.info(`demo catalogue seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+/**
+ * Stops admission (ready and new requests → 503 with Connection: close), stops listening, lets
+ * in-flight requests finish, force-closes what remains after `graceMs`, then closes the database.
+ * Idempotent: every call returns the same promise.
+ */
+export function gracefulShutdown(
+  app: FastifyInstance,
+  db: Database,
+  state: ServiceState,
+  graceMs: number,
+  logger: Logger,
+): () => Promise<void> {
+  let stopping: Promise<void> | null = null;
+  return () =>
+    (stopping ??= (async () => {
+      state.stopping = true;
+      logger.info('shutting down: draining in-flight requests');
+      const force = setTimeout(() => {
+        logger.warn('grace period over: closing remaining connections');
+        app.server.closeAllConnections();
+      }, graceMs);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(force);
+        await db.close();
+        logger.info('stopped');
+      }
+    })());
+}
+
+export interface RunningServer {
+  readonly app: FastifyInstance;
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+export async function serve(config: Config): Promise<RunningServer> {
+  const logger = createLogger(config);
+  const db = await openStore(config);
+  if (config.seedDemo) await seedIfEmpty(db, logger);
+  const state: ServiceState = { stopping: false };
+  const app = await buildApp({ config, db, logger, state });
+  await app.listen({ host: config.host, port: config.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+  logger.info(`Lineup listening on ${url} (database: ${db.description})`);
+
+  const stop = gracefulShutdown(app, db, state, config.shutdownGraceMs, logger);
+  return { app, url, stop };
+}
