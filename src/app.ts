@@ -33,6 +33,10 @@ import { clientErrorHandler } from './http/client-errors.js';
 import { knownPath, RESOURCE_PATHS } from './http/routes/known-paths.js';
 import { operationalRoutes } from './http/routes/operational.js';
 import { eventsRoutes } from './http/routes/events.js';
+import { eventMemberRoutes } from './http/routes/event-members.js';
+import { artistsRoutes } from './http/routes/artists.js';
+import { venuesRoutes } from './http/routes/venues.js';
+import { seriesRoutes } from './http/routes/series.js';
 import type { RouteContext } from './http/routes/context.js';
 import type { ServiceState } from './http/service-state.js';
 import { pathOf } from './controls/query-string.js';
@@ -198,6 +202,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   };
   operationalRoutes(app, db, state, Math.min(opts.config.statementTimeoutMs, 2000));
   eventsRoutes(app, ctx);
+  eventMemberRoutes(app, ctx);
+  artistsRoutes(app, ctx);
+  venuesRoutes(app, ctx);
+  seriesRoutes(app, ctx);
 
   await app.ready();
   return app;

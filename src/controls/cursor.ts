@@ -25,19 +25,25 @@ export function controlsFingerprint(path: string, normalizedQuery: string): stri
 
 const checksum = (payload: string) => b64(sha256(`lineup-cursor:${payload}`).subarray(0, 9));
 
-export function encodeCursor(fingerprint: string, keys: readonly CursorKey[]): string {
-  const payload = b64(Buffer.from(JSON.stringify([VERSION, fingerprint, keys]), 'utf8'));
+/** Seals a cursor body: base64url JSON, a dot, the checksum. */
+export function sealCursor(body: readonly unknown[]): string {
+  const payload = b64(Buffer.from(JSON.stringify(body), 'utf8'));
   return `${payload}.${checksum(payload)}`;
 }
 
-const restartHint = 'Restart the traversal without a cursor.';
+export function encodeCursor(fingerprint: string, keys: readonly CursorKey[]): string {
+  return sealCursor([VERSION, fingerprint, keys]);
+}
+
+export const restartHint = 'Restart the traversal without a cursor.';
+
+const malformed = () => invalidQuery('The cursor is invalid.', [{ parameter: 'cursor', message: `malformed cursor. ${restartHint}` }]);
 
 /**
- * Decodes a cursor issued for `fingerprint`; `arity` is the number of sort keys expected.
- * Throws 400 invalid_query when malformed, altered, or issued for other controls.
+ * Opens a sealed cursor: length, checksum, JSON and version. Returns the issuing controls'
+ * fingerprint and the position part (not yet checked). Throws 400 invalid_query when malformed.
  */
-export function decodeCursor(cursor: string, fingerprint: string, arity: number): CursorKey[] {
-  const malformed = () => invalidQuery('The cursor is invalid.', [{ parameter: 'cursor', message: `malformed cursor. ${restartHint}` }]);
+export function openCursor(cursor: string): { fingerprint: unknown; position: unknown } {
   if (cursor.length > MAX_CURSOR_LENGTH) {
     throw invalidQuery('The cursor is invalid.', [{ parameter: 'cursor', message: `must be at most ${MAX_CURSOR_LENGTH} characters` }]);
   }
@@ -52,10 +58,12 @@ export function decodeCursor(cursor: string, fingerprint: string, arity: number)
     throw malformed();
   }
   if (!Array.isArray(decoded) || decoded.length !== 3 || decoded[0] !== VERSION) throw malformed();
-  const [, fp, keys] = decoded as [number, unknown, unknown];
-  if (!Array.isArray(keys) || keys.length !== arity) throw malformed();
-  if (!keys.every((k) => k === null || typeof k === 'string' || (typeof k === 'number' && Number.isFinite(k)))) throw malformed();
-  if (fp !== fingerprint) {
+  return { fingerprint: decoded[1], position: decoded[2] };
+}
+
+/** Throws 400 invalid_query when a (well-formed) cursor was issued for other controls. */
+export function checkFingerprint(actual: unknown, fingerprint: string): void {
+  if (actual !== fingerprint) {
     throw invalidQuery('The cursor does not belong to this query.', [
       {
         parameter: 'cursor',
@@ -63,5 +71,26 @@ export function decodeCursor(cursor: string, fingerprint: string, arity: number)
       },
     ]);
   }
-  return keys as CursorKey[];
+}
+
+/** Sort-key positions are finite numbers, strings or null. */
+export function isKeyList(value: unknown, arity: number): value is CursorKey[] {
+  return (
+    Array.isArray(value) &&
+    value.length === arity &&
+    value.every((k) => k === null || typeof k === 'string' || (typeof k === 'number' && Number.isFinite(k)))
+  );
+}
+
+export { malformed as malformedCursor };
+
+/**
+ * Decodes a cursor issued for `fingerprint`; `arity` is the number of sort keys expected.
+ * Throws 400 invalid_query when malformed, altered, or issued for other controls.
+ */
+export function decodeCursor(cursor: string, fingerprint: string, arity: number): CursorKey[] {
+  const { fingerprint: fp, position } = openCursor(cursor);
+  if (!isKeyList(position, arity)) throw malformed();
+  checkFingerprint(fp, fingerprint);
+  return position;
 }

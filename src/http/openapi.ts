@@ -6,7 +6,23 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorEnvelope, objectOf, pageOf } from './schemas/common.js';
 import { Event } from './schemas/event.js';
-import { EVENT_QUERY, type ParameterSpec } from './schemas/parameters.js';
+import {
+  ARTIST_MEMBER_QUERY,
+  ARTIST_QUERY,
+  EDITION_PROGRAM_QUERY,
+  EDITION_QUERY,
+  EVENT_DETAIL_QUERY,
+  EVENT_QUERY,
+  SERIES_MEMBERSHIP_QUERY,
+  SERIES_QUERY,
+  VENUE_MEMBER_QUERY,
+  VENUE_QUERY,
+  detailQuery,
+  pathId,
+  type ParameterSpec,
+} from './schemas/parameters.js';
+import { Artist, Edition, EditionProgram, Series, SeriesMembership, Venue } from './schemas/resources.js';
+import { ARTIST_FIELDS, EDITION_FIELDS, SERIES_FIELDS, VENUE_FIELDS } from '../plan/resource-fields.js';
 import { Type } from '@sinclair/typebox';
 
 export interface OperationSpec {
@@ -16,6 +32,42 @@ export interface OperationSpec {
   readonly kind: 'collection' | 'detail' | 'operational';
   readonly parameters: readonly ParameterSpec[];
   readonly response: TSchema;
+}
+
+const eventId = pathId('eventId', 'An Event publicId (malformed → 404)');
+const artistId = pathId('artistId', 'An Artist publicId (malformed → 404)');
+const venueId = pathId('venueId', 'A Venue publicId (malformed → 404)');
+const seriesId = pathId('seriesId', 'A Series publicId (malformed → 404)');
+const editionId = pathId('editionId', 'An Edition publicId of that Series (malformed → 404)');
+
+/** Routes 2-17 of decisions §2 except the Events collection (route 1, above). */
+function RESOURCE_OPERATIONS(): OperationSpec[] {
+  const op = (
+    path: string,
+    operationId: string,
+    summary: string,
+    kind: 'collection' | 'detail',
+    parameters: readonly ParameterSpec[],
+    response: TSchema,
+  ): OperationSpec => ({ path, operationId, summary, kind, parameters, response });
+  return [
+    op('/v1/events/:eventId', 'getEvent', 'An active Event with every field', 'detail', [eventId, ...EVENT_DETAIL_QUERY], objectOf(Event)),
+    op('/v1/events/:eventId/artists', 'listEventArtists', "The Event's active Artists (rich items)", 'collection', [eventId, ...ARTIST_MEMBER_QUERY], pageOf(Artist)),
+    op('/v1/events/:eventId/venues', 'listEventVenues', "The Event's active Venues (rich items)", 'collection', [eventId, ...VENUE_MEMBER_QUERY], pageOf(Venue)),
+    op('/v1/events/:eventId/series', 'listEventSeries', 'Series the Event belongs to directly', 'collection', [eventId, ...SERIES_MEMBERSHIP_QUERY], pageOf(SeriesMembership)),
+    op('/v1/events/:eventId/editions', 'listEventEditions', 'Edition programs the Event is in, each with its Series', 'collection', [eventId, ...EDITION_PROGRAM_QUERY], pageOf(EditionProgram)),
+    op('/v1/artists', 'listArtists', 'A page of active Artists', 'collection', ARTIST_QUERY, pageOf(Artist)),
+    op('/v1/artists/:artistId', 'getArtist', 'An active Artist with every field', 'detail', [artistId, ...detailQuery(ARTIST_FIELDS)], objectOf(Artist)),
+    op('/v1/venues', 'listVenues', 'A page of active Venues', 'collection', VENUE_QUERY, pageOf(Venue)),
+    op('/v1/venues/:venueId', 'getVenue', 'An active Venue with every field', 'detail', [venueId, ...detailQuery(VENUE_FIELDS)], objectOf(Venue)),
+    op('/v1/series', 'listSeries', 'A page of active Series', 'collection', SERIES_QUERY, pageOf(Series)),
+    op('/v1/series/:seriesId', 'getSeries', 'An active Series with every field', 'detail', [seriesId, ...detailQuery(SERIES_FIELDS)], objectOf(Series)),
+    op('/v1/series/:seriesId/artists', 'listSeriesArtists', 'Lineup: active Artists of the active Events in the Series context', 'collection', [seriesId, ...ARTIST_MEMBER_QUERY], pageOf(Artist)),
+    op('/v1/series/:seriesId/editions', 'listSeriesEditions', 'The active Editions of the Series', 'collection', [seriesId, ...EDITION_QUERY], pageOf(Edition)),
+    op('/v1/series/:seriesId/editions/:editionId', 'getEdition', 'An active Edition of an active Series, with every field', 'detail', [seriesId, editionId, ...detailQuery(EDITION_FIELDS)], objectOf(Edition)),
+    op('/v1/series/:seriesId/editions/:editionId/venues', 'listEditionVenues', "The Edition's official active Venues", 'collection', [seriesId, editionId, ...VENUE_MEMBER_QUERY], pageOf(Venue)),
+    op('/v1/series/:seriesId/editions/:editionId/artists', 'listEditionArtists', "Lineup: active Artists of the active Events in the Edition's program", 'collection', [seriesId, editionId, ...ARTIST_MEMBER_QUERY], pageOf(Artist)),
+  ];
 }
 
 export const OPERATIONS: readonly OperationSpec[] = [
@@ -43,6 +95,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     parameters: EVENT_QUERY,
     response: pageOf(Event),
   },
+  ...RESOURCE_OPERATIONS(),
 ];
 
 /** Strips TypeBox's symbol keys: the document is plain JSON Schema 2020-12. */

@@ -10,6 +10,7 @@ import type { EditionProgramRow, SeriesRefRow } from '../queries/event-relations
 import { PREVIEW_SIZE } from '../queries/event-relations.js';
 import { boundedCollection, fail, nullableText, oneOf, text, urlCollection } from './checks.js';
 import { artistItem, profileMedia, venueItem } from './items.js';
+import { editionProgram, seriesMembership } from './series.js';
 
 const PHASES = ['upcoming', 'current', 'historical', 'indeterminate'] as const;
 const BASES = ['exact', 'calendar', 'incomplete', 'inferred'] as const;
@@ -110,32 +111,10 @@ export function presentEvent(row: EventRow, fields: readonly EventField[], rel: 
         out.ticketLinks = urlCollection(row.ticket_links, 'ticketLinks');
         break;
       case 'directEventSeries':
-        out.directEventSeries = boundedCollection(
-          (rel.series.get(row.id) ?? []).map((s) => ({
-            publicId: text(s.public_id, 'directEventSeries.publicId'),
-            slug: text(s.slug, 'directEventSeries.slug'),
-            name: text(s.name, 'directEventSeries.name'),
-            structureCode: oneOf(s.structure_code, ['direct', 'editioned'] as const, 'directEventSeries.structureCode'),
-          })),
-          'directEventSeries',
-        );
+        out.directEventSeries = boundedCollection((rel.series.get(row.id) ?? []).map((s) => seriesMembership(s)), 'directEventSeries');
         break;
       case 'editionPrograms':
-        out.editionPrograms = boundedCollection(
-          (rel.editions.get(row.id) ?? []).map((e) => ({
-            series: {
-              publicId: text(e.s_public_id, 'editionPrograms.series.publicId'),
-              slug: text(e.s_slug, 'editionPrograms.series.slug'),
-              name: text(e.s_name, 'editionPrograms.series.name'),
-            },
-            edition: {
-              publicId: text(e.ed_public_id, 'editionPrograms.edition.publicId'),
-              slug: text(e.ed_slug, 'editionPrograms.edition.slug'),
-              name: text(e.ed_name, 'editionPrograms.edition.name'),
-            },
-          })),
-          'editionPrograms',
-        );
+        out.editionPrograms = boundedCollection((rel.editions.get(row.id) ?? []).map((e) => editionProgram(e)), 'editionPrograms');
         break;
     }
   }

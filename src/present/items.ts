@@ -4,6 +4,15 @@
  * can ever reach a response.
  */
 import type { ArtistItemRow, MediaColumns, VenueItemRow } from '../queries/items.js';
+import {
+  ARTIST_ITEM_FIELDS,
+  ARTIST_RICH_ITEM_FIELDS,
+  VENUE_ITEM_FIELDS,
+  VENUE_RICH_ITEM_FIELDS,
+  VENUE_STATUSES,
+  type ArtistField,
+  type VenueField,
+} from '../plan/resource-fields.js';
 import { fail, httpUrl, nonEmptyOrNull, nonNegativeIntOrNull, nullableText, oneOf, positiveIntOrNull, text, urlCollection } from './checks.js';
 
 export interface ProfileMedia {
@@ -27,18 +36,43 @@ export function profileMedia(row: MediaColumns): ProfileMedia | null {
   };
 }
 
-export function artistItem(row: ArtistItemRow, rich: boolean): Record<string, unknown> {
-  const item: Record<string, unknown> = {
-    publicId: text(row.public_id, 'artist.publicId'),
-    slug: text(row.slug, 'artist.slug'),
-    name: text(row.name, 'artist.name'),
-    profileMedia: profileMedia(row),
-  };
-  if (rich) item.description = nullableText(row.description, 'artist.description');
-  return item;
+/** An Artist with the selected fields (collections, detail, relationship and lineup routes). */
+export function presentArtist(row: ArtistItemRow, fields: readonly ArtistField[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of fields) {
+    switch (field) {
+      case 'publicId':
+        out.publicId = text(row.public_id, 'artist.publicId');
+        break;
+      case 'slug':
+        out.slug = text(row.slug, 'artist.slug');
+        break;
+      case 'name':
+        out.name = text(row.name, 'artist.name');
+        break;
+      case 'profileMedia':
+        out.profileMedia = profileMedia(row);
+        break;
+      case 'description':
+        out.description = nullableText(row.description, 'artist.description');
+        break;
+      case 'links':
+        out.links = urlCollection(row.links, 'artist.links');
+        break;
+      case 'updatedAt':
+        out.updatedAt = text(row.updated_at, 'artist.updatedAt');
+        break;
+    }
+  }
+  return out;
 }
 
-export const VENUE_STATUSES = ['operational', 'on-hiatus', 'permanently-closed'] as const;
+/** The Artist item of Event previews (rich with `include=artists`). */
+export function artistItem(row: ArtistItemRow, rich: boolean): Record<string, unknown> {
+  return presentArtist(row, rich ? ARTIST_RICH_ITEM_FIELDS : ARTIST_ITEM_FIELDS);
+}
+
+export { VENUE_STATUSES };
 
 function countryCode(value: string | null): string | null {
   if (value === null) return null;
@@ -65,29 +99,68 @@ function coordinate(value: number | null | undefined, limit: number, what: strin
   return value;
 }
 
-export function venueItem(row: VenueItemRow, rich: boolean): Record<string, unknown> {
-  const item: Record<string, unknown> = {
-    publicId: text(row.public_id, 'venue.publicId'),
-    slug: text(row.slug, 'venue.slug'),
-    name: text(row.name, 'venue.name'),
-    statusCode: oneOf(row.status_code, VENUE_STATUSES, 'venue.statusCode'),
-    location: venueLocation(row),
-    profileMedia: profileMedia(row),
-  };
-  if (rich) {
-    const phone = row.contact_phone ?? null;
-    if (phone !== null && (phone.length < 1 || phone.length > 50)) fail('venue.contact.phoneNumber must be 1-50 characters');
-    item.description = nullableText(row.description, 'venue.description');
-    item.capacity = nonNegativeIntOrNull(row.capacity, 'venue.capacity');
-    item.contact = { email: nullableText(row.contact_email, 'venue.contact.email'), phoneNumber: phone };
-    item.publishedCoordinates =
-      row.publish_coordinates && row.latitude !== null && row.longitude !== null
-        ? {
-            latitude: coordinate(row.latitude, 90, 'venue.publishedCoordinates.latitude'),
-            longitude: coordinate(row.longitude, 180, 'venue.publishedCoordinates.longitude'),
-          }
-        : null;
-    item.links = urlCollection(row.links, 'venue.links');
+function contact(row: VenueItemRow): Record<string, unknown> {
+  const phone = row.contact_phone ?? null;
+  if (phone !== null && (phone.length < 1 || phone.length > 50)) fail('venue.contact.phoneNumber must be 1-50 characters');
+  return { email: nullableText(row.contact_email, 'venue.contact.email'), phoneNumber: phone };
+}
+
+function publishedCoordinates(row: VenueItemRow): Record<string, unknown> | null {
+  return row.publish_coordinates && row.latitude != null && row.longitude != null
+    ? {
+        latitude: coordinate(row.latitude, 90, 'venue.publishedCoordinates.latitude'),
+        longitude: coordinate(row.longitude, 180, 'venue.publishedCoordinates.longitude'),
+      }
+    : null;
+}
+
+/** A Venue with the selected fields (collection, detail, relationship routes). */
+export function presentVenue(row: VenueItemRow, fields: readonly VenueField[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of fields) {
+    switch (field) {
+      case 'publicId':
+        out.publicId = text(row.public_id, 'venue.publicId');
+        break;
+      case 'slug':
+        out.slug = text(row.slug, 'venue.slug');
+        break;
+      case 'name':
+        out.name = text(row.name, 'venue.name');
+        break;
+      case 'statusCode':
+        out.statusCode = oneOf(row.status_code, VENUE_STATUSES, 'venue.statusCode');
+        break;
+      case 'location':
+        out.location = venueLocation(row);
+        break;
+      case 'profileMedia':
+        out.profileMedia = profileMedia(row);
+        break;
+      case 'description':
+        out.description = nullableText(row.description, 'venue.description');
+        break;
+      case 'capacity':
+        out.capacity = nonNegativeIntOrNull(row.capacity, 'venue.capacity');
+        break;
+      case 'contact':
+        out.contact = contact(row);
+        break;
+      case 'publishedCoordinates':
+        out.publishedCoordinates = publishedCoordinates(row);
+        break;
+      case 'links':
+        out.links = urlCollection(row.links, 'venue.links');
+        break;
+      case 'updatedAt':
+        out.updatedAt = text(row.updated_at, 'venue.updatedAt');
+        break;
+    }
   }
-  return item;
+  return out;
+}
+
+/** The Venue item of Event previews (rich with `include=venues`). */
+export function venueItem(row: VenueItemRow, rich: boolean): Record<string, unknown> {
+  return presentVenue(row, rich ? VENUE_RICH_ITEM_FIELDS : VENUE_ITEM_FIELDS);
 }

@@ -3,6 +3,7 @@
  * built from the normalized query plus a cursor on the last item's sort key (spec: GET
  * /v1/events rules 7-9; the same rules serve every collection).
  */
+import { encodeBoundary, type BoundaryIdentity } from '../controls/compact-cursor.js';
 import { encodeCursor, type CursorKey } from '../controls/cursor.js';
 import { withCursor } from '../controls/normalized-query.js';
 import type { CollectionPlan } from '../plan/collection.js';
@@ -19,12 +20,13 @@ export function presentPage<R>(
   hasMore: boolean,
   item: (row: R) => unknown,
   cursorKeys: (row: R) => readonly CursorKey[],
+  /** Name-ordered lists: the member identity that a compact boundary carries when needed. */
+  identity?: (row: R) => BoundaryIdentity,
 ): PageEnvelope {
   const data = rows.map(item);
   const last = rows[rows.length - 1];
-  const next =
-    hasMore && last !== undefined
-      ? withCursor(plan.path, plan.normalizedQuery, encodeCursor(plan.fingerprint, cursorKeys(last)))
-      : null;
+  const cursor = (row: R) =>
+    identity ? encodeBoundary(plan.fingerprint, cursorKeys(row), identity(row)) : encodeCursor(plan.fingerprint, cursorKeys(row));
+  const next = hasMore && last !== undefined ? withCursor(plan.path, plan.normalizedQuery, cursor(last)) : null;
   return pageEnvelope(data, plan.limit, next);
 }

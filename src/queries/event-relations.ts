@@ -51,11 +51,21 @@ export interface SeriesRefRow {
   structure_code: string;
 }
 
+/**
+ * Eligibility of an Event's direct Series and Edition programs, shared with the reverse routes
+ * 5 and 6 (decisions §3: the Event's fields list the same members in the same order).
+ */
+export const DIRECT_SERIES_JOIN = (es: string, s: string) =>
+  `JOIN series ${s} ON ${s}.id = ${es}.series_id AND ${s}.active AND ${s}.structure_code = 'direct'`;
+export const EDITION_PROGRAM_JOINS = (ee: string, ed: string, s: string) =>
+  `JOIN editions ${ed} ON ${ed}.id = ${ee}.edition_id AND ${ed}.active
+    JOIN series ${s} ON ${s}.id = ${ed}.series_id AND ${s}.active AND ${s}.structure_code = 'editioned'`;
+
 /** Direct Series memberships of the Events (active Series of `direct` structure). */
 export function directSeriesStatement(eventIds: readonly string[]): Statement {
   const p = new Params();
   const text = `SELECT es.event_id::text AS owner_id, s.public_id, s.slug, s.name, s.structure_code
-    FROM event_series es JOIN series s ON s.id = es.series_id AND s.active AND s.structure_code = 'direct'
+    FROM event_series es ${DIRECT_SERIES_JOIN('es', 's')}
     WHERE es.event_id = ANY(${p.add(eventIds, 'bigint[]')})
     ORDER BY es.event_id, s.name, s.public_id`;
   return { name: 'events.directSeries', text, values: p.values };
@@ -78,8 +88,7 @@ export function editionProgramsStatement(eventIds: readonly string[]): Statement
            s.public_id AS s_public_id, s.slug AS s_slug, s.name AS s_name,
            ed.public_id AS ed_public_id, ed.slug AS ed_slug, ed.name AS ed_name
     FROM event_editions ee
-    JOIN editions ed ON ed.id = ee.edition_id AND ed.active
-    JOIN series s ON s.id = ed.series_id AND s.active AND s.structure_code = 'editioned'
+    ${EDITION_PROGRAM_JOINS('ee', 'ed', 's')}
     WHERE ee.event_id = ANY(${p.add(eventIds, 'bigint[]')})
     ORDER BY ee.event_id, s.name, s.public_id, ed.name, ed.public_id`;
   return { name: 'events.editionPrograms', text, values: p.values };

@@ -131,24 +131,30 @@ function contextFilter(plan: EventsPlan, p: Params): string | null {
     case 'venue':
       return `e.id IN (SELECT ev.event_id FROM event_venues ev JOIN venues v ON v.id = ev.venue_id
                        WHERE v.public_id = ${p.add(ctx.venueId)} AND v.active)`;
-    case 'series': {
-      const series = p.add(ctx.seriesId);
-      if (ctx.editionId === null) {
-        return `e.id IN (
-          SELECT es.event_id FROM series s JOIN event_series es ON es.series_id = s.id
-           WHERE s.public_id = ${series} AND s.active AND s.structure_code = 'direct'
-          UNION ALL
-          SELECT ee.event_id FROM series s JOIN editions ed ON ed.series_id = s.id AND ed.active
-            JOIN event_editions ee ON ee.edition_id = ed.id
-           WHERE s.public_id = ${series} AND s.active AND s.structure_code = 'editioned')`;
-      }
-      return `e.id IN (
-        SELECT ee.event_id FROM series s JOIN editions ed ON ed.series_id = s.id AND ed.active
-          JOIN event_editions ee ON ee.edition_id = ed.id
-         WHERE s.public_id = ${series} AND s.active AND s.structure_code = 'editioned'
-           AND ed.public_id = ${p.add(ctx.editionId)})`;
-    }
+    case 'series':
+      return `e.id IN (${seriesContextEvents(p, ctx.seriesId, ctx.editionId)})`;
   }
+}
+
+/**
+ * Event ids of a Series context (decisions §5): a `direct` Series' direct members, or the
+ * programs of an `editioned` Series' active Editions, narrowed to one Edition when given. Not
+ * filtered by Event activity. Shared with the lineup routes (decisions §2, routes 13 and 17).
+ */
+export function seriesContextEvents(p: Params, seriesId: string, editionId: string | null): string {
+  const series = p.add(seriesId);
+  if (editionId === null) {
+    return `SELECT es.event_id FROM series s JOIN event_series es ON es.series_id = s.id
+             WHERE s.public_id = ${series} AND s.active AND s.structure_code = 'direct'
+            UNION ALL
+            SELECT ee.event_id FROM series s JOIN editions ed ON ed.series_id = s.id AND ed.active
+              JOIN event_editions ee ON ee.edition_id = ed.id
+             WHERE s.public_id = ${series} AND s.active AND s.structure_code = 'editioned'`;
+  }
+  return `SELECT ee.event_id FROM series s JOIN editions ed ON ed.series_id = s.id AND ed.active
+            JOIN event_editions ee ON ee.edition_id = ed.id
+           WHERE s.public_id = ${series} AND s.active AND s.structure_code = 'editioned'
+             AND ed.public_id = ${p.add(editionId)}`;
 }
 
 /**

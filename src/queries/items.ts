@@ -3,6 +3,15 @@
  * Edition references), shared by Event previews and the relationship routes so both read the
  * same allow-listed columns in the same order.
  */
+import {
+  ARTIST_ITEM_FIELDS,
+  ARTIST_RICH_ITEM_FIELDS,
+  VENUE_ITEM_FIELDS,
+  VENUE_RICH_ITEM_FIELDS,
+  type ArtistField,
+  type VenueField,
+} from '../plan/resource-fields.js';
+import { utcText } from './sql.js';
 
 export const MEDIA_COLUMNS = (alias: string, prefix = 'pm_') =>
   [
@@ -18,6 +27,10 @@ export const MEDIA_COLUMNS = (alias: string, prefix = 'pm_') =>
 export const singleMediaJoin = (owner: string, alias = 'pm') =>
   `LEFT JOIN media ${alias} ON ${alias}.id = ${owner}.profile_media_id AND ${alias}.active AND ${alias}.status = 'ready'`;
 
+/** The single profile media join, only when `profileMedia` is selected. */
+export const selectedMediaJoin = (owner: string, fields: readonly string[]) =>
+  fields.includes('profileMedia') ? singleMediaJoin(owner) : '';
+
 /** Legacy Artists may hold several: the first ready one by (position, media publicId). */
 export const artistMediaJoin = (artist: string, alias = 'pm') =>
   `LEFT JOIN LATERAL (
@@ -27,35 +40,59 @@ export const artistMediaJoin = (artist: string, alias = 'pm') =>
       ORDER BY apm.position, m.public_id
       LIMIT 1) ${alias} ON true`;
 
-export const ARTIST_ITEM_COLUMNS = (a: string, rich: boolean) =>
-  [`${a}.public_id`, `${a}.slug`, `${a}.name`, ...(rich ? [`${a}.description`] : []), MEDIA_COLUMNS('pm')].join(', ');
+/** Artist columns of a selection (allow-list per field). */
+export function artistColumns(a: string, fields: readonly ArtistField[]): string[] {
+  const has = (f: ArtistField) => fields.includes(f);
+  return [
+    `${a}.public_id`,
+    ...(has('slug') ? [`${a}.slug`] : []),
+    ...(has('name') ? [`${a}.name`] : []),
+    ...(has('description') ? [`${a}.description`] : []),
+    ...(has('links') ? [`${a}.links`] : []),
+    ...(has('updatedAt') ? [`${utcText(`${a}.updated_at`)} AS updated_at`] : []),
+    ...(has('profileMedia') ? [MEDIA_COLUMNS('pm')] : []),
+  ];
+}
 
-export const VENUE_ITEM_COLUMNS = (v: string, rich: boolean) =>
-  [
+/** Venue columns of a selection (allow-list per field). */
+export function venueColumns(v: string, fields: readonly VenueField[]): string[] {
+  const has = (f: VenueField) => fields.includes(f);
+  return [
     `${v}.public_id`,
-    `${v}.slug`,
-    `${v}.name`,
-    `${v}.status_code`,
-    `${v}.has_address`,
-    `${v}.formatted_address`,
-    `${v}.locality`,
-    `${v}.country_name`,
-    `${v}.country_code`,
-    `(${v}.latitude IS NOT NULL AND ${v}.longitude IS NOT NULL) AS has_coordinates`,
-    ...(rich
+    ...(has('slug') ? [`${v}.slug`] : []),
+    ...(has('name') ? [`${v}.name`] : []),
+    ...(has('statusCode') ? [`${v}.status_code`] : []),
+    ...(has('location')
       ? [
-          `${v}.description`,
-          `${v}.capacity::text AS capacity`,
-          `${v}.contact_email`,
-          `${v}.contact_phone`,
+          `${v}.has_address`,
+          `${v}.formatted_address`,
+          `${v}.locality`,
+          `${v}.country_name`,
+          `${v}.country_code`,
+          `(${v}.latitude IS NOT NULL AND ${v}.longitude IS NOT NULL) AS has_coordinates`,
+        ]
+      : []),
+    ...(has('description') ? [`${v}.description`] : []),
+    ...(has('capacity') ? [`${v}.capacity::text AS capacity`] : []),
+    ...(has('contact') ? [`${v}.contact_email`, `${v}.contact_phone`] : []),
+    ...(has('publishedCoordinates')
+      ? [
           `${v}.publish_coordinates`,
           `CASE WHEN ${v}.publish_coordinates THEN ${v}.latitude END AS latitude`,
           `CASE WHEN ${v}.publish_coordinates THEN ${v}.longitude END AS longitude`,
-          `${v}.links`,
         ]
       : []),
-    MEDIA_COLUMNS('pm'),
-  ].join(', ');
+    ...(has('links') ? [`${v}.links`] : []),
+    ...(has('updatedAt') ? [`${utcText(`${v}.updated_at`)} AS updated_at`] : []),
+    ...(has('profileMedia') ? [MEDIA_COLUMNS('pm')] : []),
+  ];
+}
+
+export const ARTIST_ITEM_COLUMNS = (a: string, rich: boolean) =>
+  artistColumns(a, rich ? ARTIST_RICH_ITEM_FIELDS : ARTIST_ITEM_FIELDS).join(', ');
+
+export const VENUE_ITEM_COLUMNS = (v: string, rich: boolean) =>
+  venueColumns(v, rich ? VENUE_RICH_ITEM_FIELDS : VENUE_ITEM_FIELDS).join(', ');
 
 export interface MediaColumns {
   pm_public_id: string | null;
@@ -72,6 +109,8 @@ export interface ArtistItemRow extends MediaColumns {
   slug: string;
   name: string;
   description?: string | null;
+  links?: unknown;
+  updated_at?: string;
 }
 
 export interface VenueItemRow extends MediaColumns {
@@ -94,4 +133,5 @@ export interface VenueItemRow extends MediaColumns {
   latitude?: number | null;
   longitude?: number | null;
   links?: unknown;
+  updated_at?: string;
 }

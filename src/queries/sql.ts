@@ -2,6 +2,7 @@
  * Small helpers for writing parameterized SQL by hand: a parameter collector (values never enter
  * the SQL text), keyset predicates for mixed-direction orderings, and LIKE patterns.
  */
+import { lowerName } from '../text/normalize.js';
 
 export class Params {
   readonly values: unknown[] = [];
@@ -59,3 +60,7 @@ export function literalContains(term: string): string {
 
 /** Microsecond UTC text of a timestamptz column: the public `updatedAt` form. */
 export const utcText = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/** Literal, case-insensitive name containment on `<alias>.name_lower` (`%`, `_`, `\\`, `!` match themselves). */
+export const literalNameMatch = (alias: string, term: string, params: Params) =>
+  `${alias}.name_lower LIKE ${params.add(literalContains(lowerName(term)))} ESCAPE '\\'`;

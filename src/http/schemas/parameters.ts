@@ -1,6 +1,18 @@
 /** Query and path parameter schemas, documented once and shared by every operation. */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { EVENT_FIELDS, EVENT_INCLUDES, EVENT_SORTS, TEMPORAL_PHASES, ADMINISTRATIVE_STATES } from '../../plan/event-fields.js';
+import {
+  ARTIST_FIELDS,
+  EDITION_FIELDS,
+  EDITION_PROGRAM_FIELDS,
+  EDITION_SORTS,
+  MEMBER_SORTS,
+  NAMED_SORTS,
+  SERIES_FIELDS,
+  SERIES_MEMBERSHIP_FIELDS,
+  VENUE_FIELDS,
+  VENUE_STATUSES,
+} from '../../plan/resource-fields.js';
 
 export interface ParameterSpec {
   readonly name: string;
@@ -47,4 +59,46 @@ export const EVENT_QUERY: readonly ParameterSpec[] = [
   q('venueId', publicId, 'Venue context'),
   q('seriesId', publicId, 'Series context'),
   q('editionId', publicId, "Narrows seriesId to that Edition's program; requires seriesId"),
+];
+
+const literalTerm = Type.String({ minLength: 1, maxLength: 200, description: '1-200 characters after trimming; not blank' });
+const fieldsParam = (members: readonly string[], note: string) => q('fields', csv(members), note);
+const updatedSinceParam = q('updatedSince', queryInstant, 'Inclusive change marker lower bound; requires sort=updatedAt and fields containing updatedAt');
+const nameContainsParam = q('nameContains', literalTerm, 'Case-insensitive literal substring: %, _, backslash and ! match themselves; no accent folding');
+const namedSortParam = q('sort', enumOf(NAMED_SORTS), 'name (default, bytewise), -name or updatedAt (ascending); publicId breaks ties');
+const memberSortParam = q('sort', enumOf(MEMBER_SORTS), 'name (the only order): names bytewise, then publicId');
+
+export const ARTIST_QUERY: readonly ParameterSpec[] = [
+  limitParam, cursorParam, nameContainsParam, namedSortParam, updatedSinceParam,
+  fieldsParam(ARTIST_FIELDS, 'Replaces the default selection (publicId, slug, name, profileMedia)'),
+];
+export const SERIES_QUERY: readonly ParameterSpec[] = [
+  limitParam, cursorParam, nameContainsParam, namedSortParam, updatedSinceParam,
+  fieldsParam(SERIES_FIELDS, 'Replaces the default selection (publicId, slug, name, structureCode, profileMedia)'),
+];
+export const VENUE_QUERY: readonly ParameterSpec[] = [
+  limitParam, cursorParam, nameContainsParam,
+  q('locality', literalTerm, 'Case-insensitive equality with the trimmed stored locality; no accent folding; Venues without locality never match'),
+  q('countryCode', Type.String({ pattern: '^[A-Z]{2}$' }), 'Exact country code'),
+  q('statusCode', enumOf(VENUE_STATUSES), 'Venue status (independent of visibility)'),
+  namedSortParam, updatedSinceParam,
+  fieldsParam(VENUE_FIELDS, 'Replaces the default selection (publicId, slug, name, statusCode, location, profileMedia)'),
+];
+export const EDITION_QUERY: readonly ParameterSpec[] = [
+  limitParam, cursorParam,
+  q('sort', enumOf(EDITION_SORTS), 'startLocalDate (default), -startLocalDate or name (bytewise); publicId breaks ties'),
+  fieldsParam(EDITION_FIELDS, 'Replaces the default selection (publicId, slug, name, series, startLocalDate, endLocalDate, profileMedia)'),
+];
+const memberQuery = (fields: readonly string[], note: string): readonly ParameterSpec[] => [limitParam, cursorParam, memberSortParam, fieldsParam(fields, note)];
+export const ARTIST_MEMBER_QUERY = memberQuery(ARTIST_FIELDS, 'Replaces the rich item selection (publicId, slug, name, profileMedia, description)');
+export const VENUE_MEMBER_QUERY = memberQuery(VENUE_FIELDS, 'Replaces the rich item selection (every Venue field except updatedAt)');
+export const SERIES_MEMBERSHIP_QUERY = memberQuery(SERIES_MEMBERSHIP_FIELDS, 'Top-level keys of each item (default all)');
+export const EDITION_PROGRAM_QUERY = memberQuery(EDITION_PROGRAM_FIELDS, 'Top-level keys of each item: series and/or edition (default both)');
+
+export const detailQuery = (fields: readonly string[]): readonly ParameterSpec[] => [
+  fieldsParam(fields, 'Replaces the detail selection (default: every field)'),
+];
+export const EVENT_DETAIL_QUERY: readonly ParameterSpec[] = [
+  fieldsParam(EVENT_FIELDS, 'Replaces the detail selection (default: every field)'),
+  q('include', csv(EVENT_INCLUDES), 'Upgrades a selected relationship preview by one level'),
 ];

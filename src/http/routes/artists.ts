@@ -1,0 +1,31 @@
+/** GET /v1/artists and GET /v1/artists/{artistId} (decisions §2, §3). */
+import type { FastifyInstance } from 'fastify';
+import { ARTIST_DETAIL, ARTIST_LIST } from '../../controls/lists.js';
+import { parseDetailFields, parseListControls, pathIds } from '../../controls/resource.js';
+import { planList } from '../../plan/list.js';
+import { presentArtist } from '../../present/items.js';
+import { artistDetailStatement, artistListSource } from '../../queries/artists.js';
+import type { ArtistItemRow } from '../../queries/items.js';
+import type { RouteContext } from './context.js';
+import { queryOf, sendDetail, sendList } from './resource-reads.js';
+
+type Row = ArtistItemRow & Record<string, unknown>;
+
+export function artistsRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  app.get('/v1/artists', async (request, reply) => {
+    const controls = parseListControls(queryOf(request), ARTIST_LIST);
+    const plan = planList('/v1/artists', controls, 2, 1, ctx.clock());
+    return sendList<Row>(request, reply, ctx, {
+      plan,
+      parent: null,
+      source: artistListSource(controls),
+      item: (row) => presentArtist(row, controls.fields),
+    });
+  });
+
+  app.get('/v1/artists/:artistId', async (request, reply) => {
+    const { artistId } = pathIds(request.params, ['artistId']);
+    const fields = parseDetailFields(queryOf(request), ARTIST_DETAIL);
+    return sendDetail<Row>(request, reply, ctx, artistDetailStatement(artistId, fields), (row) => presentArtist(row, fields));
+  });
+}

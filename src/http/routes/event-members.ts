@@ -1,0 +1,89 @@
+/**
+ * GET /v1/events/{eventId} and its member routes (decisions §2, routes 2-6): the detail with
+ * every field, the Artists and Venues behind the preview `href`s, and the reverse Series and
+ * Edition-program routes. A missing or inactive Event is 404.
+ */
+import type { FastifyInstance } from 'fastify';
+import { parseEventDetailControls } from '../../controls/event-detail.js';
+import { ARTIST_MEMBERS, EDITION_PROGRAMS, SERIES_MEMBERSHIPS, VENUE_MEMBERS } from '../../controls/lists.js';
+import { parseMemberControls, pathIds } from '../../controls/resource.js';
+import { planList } from '../../plan/list.js';
+import { objectEnvelope } from '../../present/envelope.js';
+import { presentEvent } from '../../present/event.js';
+import { presentArtist, presentVenue } from '../../present/items.js';
+import { editionProgram, seriesMembership } from '../../present/series.js';
+import { fetchEventDetail } from '../../queries/event-detail.js';
+import type { EditionProgramRow, SeriesRefRow } from '../../queries/event-relations.js';
+import type { ArtistItemRow, VenueItemRow } from '../../queries/items.js';
+import { eventArtistsSource, eventEditionsSource, eventSeriesSource, eventVenuesSource } from '../../queries/members.js';
+import { notFound } from '../errors.js';
+import { sendResource } from '../respond.js';
+import type { RouteContext } from './context.js';
+import { queryOf, sendList } from './resource-reads.js';
+
+type Row<T> = T & Record<string, unknown>;
+
+export function eventMemberRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  app.get('/v1/events/:eventId', async (request, reply) => {
+    const { eventId } = pathIds(request.params, ['eventId']);
+    const controls = parseEventDetailControls(queryOf(request));
+    const now = ctx.clock().toISOString();
+    const found = await ctx.read((reader) => fetchEventDetail(reader, eventId, controls, now));
+    if (found === null) throw notFound();
+    const relations = {
+      ...found.relations,
+      richArtists: controls.include.includes('artists'),
+      richVenues: controls.include.includes('venues'),
+    };
+    return sendResource(request, reply, objectEnvelope(presentEvent(found.row, controls.fields, relations)));
+  });
+
+  app.get('/v1/events/:eventId/artists', async (request, reply) => {
+    const { eventId } = pathIds(request.params, ['eventId']);
+    const controls = parseMemberControls(queryOf(request), ARTIST_MEMBERS);
+    const plan = planList(`/v1/events/${eventId}/artists`, controls, 2, 1, ctx.clock());
+    return sendList<Row<ArtistItemRow>>(request, reply, ctx, {
+      plan,
+      parent: { kind: 'event', eventId },
+      source: eventArtistsSource(eventId, controls.fields),
+      item: (row) => presentArtist(row, controls.fields),
+    });
+  });
+
+  app.get('/v1/events/:eventId/venues', async (request, reply) => {
+    const { eventId } = pathIds(request.params, ['eventId']);
+    const controls = parseMemberControls(queryOf(request), VENUE_MEMBERS);
+    const plan = planList(`/v1/events/${eventId}/venues`, controls, 2, 1, ctx.clock());
+    return sendList<Row<VenueItemRow>>(request, reply, ctx, {
+      plan,
+      parent: { kind: 'event', eventId },
+      source: eventVenuesSource(eventId, controls.fields),
+      item: (row) => presentVenue(row, controls.fields),
+    });
+  });
+
+  app.get('/v1/events/:eventId/series', async (request, reply) => {
+    const { eventId } = pathIds(request.params, ['eventId']);
+    const controls = parseMemberControls(queryOf(request), SERIES_MEMBERSHIPS);
+    const plan = planList(`/v1/events/${eventId}/series`, controls, 2, 1, ctx.clock());
+    return sendList<Row<SeriesRefRow>>(request, reply, ctx, {
+      plan,
+      parent: { kind: 'event', eventId },
+      source: eventSeriesSource(eventId, controls.fields),
+      item: (row) => seriesMembership(row, controls.fields, 'series'),
+    });
+  });
+
+  app.get('/v1/events/:eventId/editions', async (request, reply) => {
+    const { eventId } = pathIds(request.params, ['eventId']);
+    const controls = parseMemberControls(queryOf(request), EDITION_PROGRAMS);
+    const plan = planList(`/v1/events/${eventId}/editions`, controls, 4, 2, ctx.clock());
+    return sendList<Row<EditionProgramRow>>(request, reply, ctx, {
+      plan,
+      parent: { kind: 'event', eventId },
+      source: eventEditionsSource(eventId, controls.fields),
+      item: (row) => editionProgram(row, controls.fields, 'edition'),
+      identity: { ids: 2, names: 2 },
+    });
+  });
+}

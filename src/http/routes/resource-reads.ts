@@ -1,0 +1,53 @@
+/**
+ * The last stages every resource read other than the Events collection shares:
+ * [parent check] → [compact boundary] → page rows → projection → envelope → ETag/304, and
+ * detail row → projection → envelope → ETag/304 (404 `no-store` when absent or inactive).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { parseQueryString, searchOf, type RawQuery } from '../../controls/query-string.js';
+import type { ListPlan } from '../../plan/list.js';
+import { objectEnvelope } from '../../present/envelope.js';
+import { presentListPage } from '../../present/list-page.js';
+import { readListPage, type ListRow, type SourceBuilder } from '../../queries/list.js';
+import { requireParent, type Parent } from '../../queries/parents.js';
+import type { Statement } from '../../queries/statement.js';
+import { notFound } from '../errors.js';
+import { sendResource } from '../respond.js';
+import type { RouteContext } from './context.js';
+
+export const queryOf = (request: FastifyRequest): RawQuery => parseQueryString(searchOf(request.raw.url ?? ''));
+
+export interface ListRead<R extends ListRow> {
+  readonly plan: ListPlan<unknown>;
+  /** The addressed parent that must exist and be active, if any. */
+  readonly parent: Parent | null;
+  readonly source: SourceBuilder;
+  readonly item: (row: R) => unknown;
+  /** publicIds and names per member (compact boundary), default 1 and 1. */
+  readonly identity?: { ids: number; names: number };
+}
+
+export async function sendList<R extends ListRow>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: RouteContext,
+  read: ListRead<R>,
+): Promise<FastifyReply> {
+  const page = await ctx.read(async (reader) => {
+    if (read.parent !== null) await requireParent(reader, read.parent);
+    return readListPage<R>(reader, read.plan, read.source);
+  });
+  return sendResource(request, reply, presentListPage(read.plan, page, read.item, read.identity));
+}
+
+export async function sendDetail<R extends ListRow>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: RouteContext,
+  statement: Statement,
+  present: (row: R) => unknown,
+): Promise<FastifyReply> {
+  const row = await ctx.read(async (reader) => (await reader.rows<R>(statement))[0]);
+  if (row === undefined) throw notFound();
+  return sendResource(request, reply, objectEnvelope(present(row)));
+}

@@ -1,0 +1,100 @@
+/**
+ * Series and Edition routes (decisions §2, routes 11-17): collection, detail, lineups, a
+ * Series' Editions, Edition detail and the Edition's official Venues. Editions are read only
+ * under their own Series; an inactive Series hides everything under it.
+ */
+import type { FastifyInstance } from 'fastify';
+import { ARTIST_MEMBERS, EDITION_DETAIL, EDITION_LIST, SERIES_DETAIL, SERIES_LIST, VENUE_MEMBERS } from '../../controls/lists.js';
+import { parseDetailFields, parseListControls, parseMemberControls, pathIds } from '../../controls/resource.js';
+import { planList } from '../../plan/list.js';
+import { presentArtist, presentVenue } from '../../present/items.js';
+import { presentEdition, presentSeries } from '../../present/series.js';
+import type { ArtistItemRow, VenueItemRow } from '../../queries/items.js';
+import { editionVenuesSource, lineupSource } from '../../queries/members.js';
+import {
+  editionDetailStatement,
+  editionListSource,
+  seriesDetailStatement,
+  seriesListSource,
+  type EditionRow,
+  type SeriesRow,
+} from '../../queries/series.js';
+import type { RouteContext } from './context.js';
+import { queryOf, sendDetail, sendList } from './resource-reads.js';
+
+type Row<T> = T & Record<string, unknown>;
+
+export function seriesRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  app.get('/v1/series', async (request, reply) => {
+    const controls = parseListControls(queryOf(request), SERIES_LIST);
+    const plan = planList('/v1/series', controls, 2, 1, ctx.clock());
+    return sendList<Row<SeriesRow>>(request, reply, ctx, {
+      plan,
+      parent: null,
+      source: seriesListSource(controls),
+      item: (row) => presentSeries(row, controls.fields),
+    });
+  });
+
+  app.get('/v1/series/:seriesId', async (request, reply) => {
+    const { seriesId } = pathIds(request.params, ['seriesId']);
+    const fields = parseDetailFields(queryOf(request), SERIES_DETAIL);
+    return sendDetail<Row<SeriesRow>>(request, reply, ctx, seriesDetailStatement(seriesId, fields), (row) => presentSeries(row, fields));
+  });
+
+  app.get('/v1/series/:seriesId/artists', async (request, reply) => {
+    const { seriesId } = pathIds(request.params, ['seriesId']);
+    const controls = parseMemberControls(queryOf(request), ARTIST_MEMBERS);
+    const plan = planList(`/v1/series/${seriesId}/artists`, controls, 2, 1, ctx.clock());
+    return sendList<Row<ArtistItemRow>>(request, reply, ctx, {
+      plan,
+      parent: { kind: 'series', seriesId },
+      source: lineupSource(seriesId, null, controls.fields),
+      item: (row) => presentArtist(row, controls.fields),
+    });
+  });
+
+  app.get('/v1/series/:seriesId/editions', async (request, reply) => {
+    const { seriesId } = pathIds(request.params, ['seriesId']);
+    const controls = parseListControls(queryOf(request), EDITION_LIST);
+    const plan = planList(`/v1/series/${seriesId}/editions`, controls, 2, 1, ctx.clock());
+    return sendList<Row<EditionRow>>(request, reply, ctx, {
+      plan,
+      parent: { kind: 'series', seriesId },
+      source: editionListSource(seriesId, controls),
+      item: (row) => presentEdition(row, controls.fields),
+    });
+  });
+
+  app.get('/v1/series/:seriesId/editions/:editionId', async (request, reply) => {
+    const { seriesId, editionId } = pathIds(request.params, ['seriesId', 'editionId']);
+    const fields = parseDetailFields(queryOf(request), EDITION_DETAIL);
+    return sendDetail<Row<EditionRow>>(request, reply, ctx, editionDetailStatement(seriesId, editionId, fields), (row) =>
+      presentEdition(row, fields),
+    );
+  });
+
+  app.get('/v1/series/:seriesId/editions/:editionId/venues', async (request, reply) => {
+    const { seriesId, editionId } = pathIds(request.params, ['seriesId', 'editionId']);
+    const controls = parseMemberControls(queryOf(request), VENUE_MEMBERS);
+    const plan = planList(`/v1/series/${seriesId}/editions/${editionId}/venues`, controls, 2, 1, ctx.clock());
+    return sendList<Row<VenueItemRow>>(request, reply, ctx, {
+      plan,
+      parent: { kind: 'edition', seriesId, editionId },
+      source: editionVenuesSource(seriesId, editionId, controls.fields),
+      item: (row) => presentVenue(row, controls.fields),
+    });
+  });
+
+  app.get('/v1/series/:seriesId/editions/:editionId/artists', async (request, reply) => {
+    const { seriesId, editionId } = pathIds(request.params, ['seriesId', 'editionId']);
+    const controls = parseMemberControls(queryOf(request), ARTIST_MEMBERS);
+    const plan = planList(`/v1/series/${seriesId}/editions/${editionId}/artists`, controls, 2, 1, ctx.clock());
+    return sendList<Row<ArtistItemRow>>(request, reply, ctx, {
+      plan,
+      parent: { kind: 'edition', seriesId, editionId },
+      source: lineupSource(seriesId, editionId, controls.fields),
+      item: (row) => presentArtist(row, controls.fields),
+    });
+  });
+}

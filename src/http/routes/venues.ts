@@ -1,0 +1,32 @@
+/** GET /v1/venues and GET /v1/venues/{venueId} (spec), one named call per stage. */
+import type { FastifyInstance } from 'fastify';
+import { VENUE_DETAIL } from '../../controls/lists.js';
+import { parseDetailFields, pathIds } from '../../controls/resource.js';
+import { parseVenueControls } from '../../controls/venues.js';
+import { planList } from '../../plan/list.js';
+import { presentVenue } from '../../present/items.js';
+import type { VenueItemRow } from '../../queries/items.js';
+import { venueDetailStatement, venueListSource } from '../../queries/venues.js';
+import type { RouteContext } from './context.js';
+import { queryOf, sendDetail, sendList } from './resource-reads.js';
+
+export function venuesRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  app.get('/v1/venues', async (request, reply) => {
+    const controls = parseVenueControls(queryOf(request));
+    const plan = planList('/v1/venues', controls, 2, 1, ctx.clock());
+    return sendList<VenueItemRow & Record<string, unknown>>(request, reply, ctx, {
+      plan,
+      parent: null,
+      source: venueListSource(controls),
+      item: (row) => presentVenue(row, controls.fields),
+    });
+  });
+
+  app.get('/v1/venues/:venueId', async (request, reply) => {
+    const { venueId } = pathIds(request.params, ['venueId']);
+    const fields = parseDetailFields(queryOf(request), VENUE_DETAIL);
+    return sendDetail<VenueItemRow & Record<string, unknown>>(request, reply, ctx, venueDetailStatement(venueId, fields), (row) =>
+      presentVenue(row, fields),
+    );
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * Artist, Venue, Series and Edition response schemas (spec: Venue resources; decisions §3).
+ * One schema per resource serves collections, details and member routes: every field but
+ * `publicId` is optional because `fields` selects the top-level keys.
+ */
+import { Type, type TObject, type TProperties } from '@sinclair/typebox';
+import { Nullable, ProfileMedia, PublicId, LocalDate, UpdatedAt, UrlCollection } from './common.js';
+import { Location, venueRichProps } from './event.js';
+
+const lit = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+const Name = Type.String({ minLength: 1 });
+const Ref = Type.Object({ publicId: PublicId, slug: Name, name: Name }, { additionalProperties: false });
+
+/** publicId required, everything else optional (selected by `fields`). */
+const selectable = (props: TProperties, description: string): TObject => {
+  const out: TProperties = {};
+  for (const [key, schema] of Object.entries(props)) out[key] = key === 'publicId' ? schema : Type.Optional(schema);
+  return Type.Object(out, { additionalProperties: false, description });
+};
+
+export const Artist = selectable(
+  {
+    publicId: PublicId,
+    slug: Name,
+    name: Name,
+    profileMedia: ProfileMedia,
+    description: Nullable(Type.String()),
+    links: UrlCollection,
+    updatedAt: UpdatedAt,
+  },
+  'An Artist; unselected fields are omitted, publicId is always present',
+);
+
+export const Venue = selectable(
+  {
+    publicId: PublicId,
+    slug: Name,
+    name: Name,
+    statusCode: lit(['operational', 'on-hiatus', 'permanently-closed']),
+    location: Location,
+    profileMedia: ProfileMedia,
+    ...venueRichProps,
+    updatedAt: UpdatedAt,
+  },
+  'A Venue; unselected fields are omitted, publicId is always present',
+);
+
+export const Series = selectable(
+  {
+    publicId: PublicId,
+    slug: Name,
+    name: Name,
+    structureCode: lit(['direct', 'editioned']),
+    profileMedia: ProfileMedia,
+    description: Nullable(Type.String()),
+    links: UrlCollection,
+    updatedAt: UpdatedAt,
+  },
+  'A Series; unselected fields are omitted, publicId is always present',
+);
+
+export const Edition = selectable(
+  {
+    publicId: PublicId,
+    slug: Name,
+    name: Name,
+    series: Ref,
+    startLocalDate: LocalDate,
+    endLocalDate: Nullable(LocalDate),
+    profileMedia: ProfileMedia,
+    description: Nullable(Type.String()),
+    links: UrlCollection,
+    updatedAt: UpdatedAt,
+  },
+  'An Edition of its own Series; unselected fields are omitted, publicId is always present',
+);
+
+/** Route 5 items: the Event's `directEventSeries` entries. */
+export const SeriesMembership = selectable(
+  { publicId: PublicId, slug: Name, name: Name, structureCode: lit(['direct', 'editioned']) },
+  'A Series the Event belongs to directly',
+);
+
+/** Route 6 items: the Event's `editionPrograms` entries; `fields` selects series and/or edition. */
+export const EditionProgram = Type.Object(
+  { series: Type.Optional(Ref), edition: Type.Optional(Ref) },
+  { additionalProperties: false, description: 'An Edition program the Event is in, with its own Series' },
+);

@@ -1,0 +1,22 @@
+/** A page of any resource list other than Events → the success envelope (see present/page.ts). */
+import type { ListPlan } from '../plan/list.js';
+import { identityOf, type ListRow } from '../queries/list.js';
+import type { PageEnvelope } from './envelope.js';
+import { presentPage, sortKeysOf } from './page.js';
+
+export function presentListPage<R extends ListRow>(
+  plan: ListPlan<unknown>,
+  page: { rows: R[]; hasMore: boolean },
+  item: (row: R) => unknown,
+  /** publicIds and names per member: 1 and 1, or 2 and 2 for Edition programs. */
+  identity: { ids: number; names: number } = { ids: 1, names: 1 },
+): PageEnvelope {
+  return presentPage(
+    plan,
+    page.rows,
+    page.hasMore,
+    item,
+    (row) => sortKeysOf(row, plan.arity),
+    (row) => identityOf(row, identity.ids, identity.names),
+  );
+}

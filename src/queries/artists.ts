@@ -1,0 +1,35 @@
+/** Artist reads (decisions §3): the collection's list source and the detail statement. */
+import type { ListControls } from '../controls/resource.js';
+import type { ArtistField, NamedSort } from '../plan/resource-fields.js';
+import { artistColumns, artistMediaJoin } from './items.js';
+import { namedKeys, type SourceBuilder } from './list.js';
+import { Params, literalNameMatch } from './sql.js';
+import type { Statement } from './statement.js';
+
+/** Legacy Artists may hold several profile media: the first ready one (queries/items.ts). */
+export const artistMedia = (alias: string, fields: readonly ArtistField[]) => (fields.includes('profileMedia') ? artistMediaJoin(alias) : '');
+
+export function artistListSource(c: ListControls<ArtistField, NamedSort>): SourceBuilder {
+  return (p) => {
+    const where = ['a.active'];
+    if (c.nameContains !== null) where.push(literalNameMatch('a', c.nameContains, p));
+    if (c.updatedSince !== null) where.push(`a.updated_at >= ${p.add(c.updatedSince, 'timestamptz')}`);
+    return {
+      name: 'artists.list',
+      columns: artistColumns('a', c.fields),
+      from: `artists a ${artistMedia('a', c.fields)}`,
+      where,
+      keys: namedKeys('a', c.sort),
+      identity: ['a.public_id'],
+      names: ['a.name'],
+    };
+  };
+}
+
+export function artistDetailStatement(artistId: string, fields: readonly ArtistField[]): Statement {
+  const p = new Params();
+  const text = `SELECT ${artistColumns('a', fields).join(', ')}
+    FROM artists a ${artistMedia('a', fields)}
+    WHERE a.public_id = ${p.add(artistId)} AND a.active`;
+  return { name: 'artists.detail', text, values: p.values };
+}

@@ -1,0 +1,126 @@
+/**
+ * One statement shape for every resource list other than the Events collection: eligible rows
+ * (FROM + WHERE of the list), a keyset boundary, the list order and `limit + 1` rows. Each row
+ * also carries its sort keys (k0…), identity (i0…) and names (n0…) for the next cursor.
+ *
+ * A compact boundary (controls/compact-cursor.ts) is resolved by a second statement over the
+ * SAME eligibility (every original filter and membership), so a renamed, deactivated, unlinked,
+ * removed or no longer matching member is a restart (400), never a silently different page.
+ */
+import { checkResolved, type BoundaryIdentity } from '../controls/compact-cursor.js';
+import type { CursorKey } from '../controls/cursor.js';
+import type { Reader } from '../db/reader.js';
+import type { ListPlan } from '../plan/list.js';
+import { splitPage } from './page.js';
+import { Params, keysetAfter, orderBy, type SortKey } from './sql.js';
+import type { Statement } from './statement.js';
+
+export interface ListSource {
+  /** Statement label, e.g. `venues.list`. */
+  readonly name: string;
+  /** Allow-listed projection of the selected fields. */
+  readonly columns: readonly string[];
+  /** FROM clause with its joins. */
+  readonly from: string;
+  /** Eligibility: membership and filters, already parameterized. */
+  readonly where: readonly string[];
+  /** The order; the last key is a publicId (ties). */
+  readonly keys: readonly SortKey[];
+  /** The member's publicIds and its names (compact boundary). */
+  readonly identity: readonly string[];
+  readonly names: readonly string[];
+}
+
+/** A list source built on the statement's own parameters. */
+export type SourceBuilder = (p: Params) => ListSource;
+
+export interface ListRow {
+  [column: string]: unknown;
+}
+
+const tagged = (exprs: readonly string[], prefix: string) => exprs.map((e, i) => `${e} AS ${prefix}${i}`);
+const keyColumns = (keys: readonly SortKey[]) => tagged(keys.map((k) => `(${k.expr})::text`), 'k');
+
+export function listPageStatement(build: SourceBuilder, after: readonly CursorKey[] | null, limit: number): Statement {
+  const p = new Params();
+  const src = build(p);
+  const where = [...src.where];
+  if (after !== null) where.push(keysetAfter(src.keys, after, p));
+  const columns = [...src.columns, ...keyColumns(src.keys), ...tagged(src.identity, 'i'), ...tagged(src.names, 'n')];
+  const text = `SELECT ${columns.join(', ')}
+    FROM ${src.from}
+    WHERE ${where.length > 0 ? where.join('\n      AND ') : 'true'}
+    ORDER BY ${orderBy(src.keys)}
+    LIMIT ${p.add(limit + 1, 'int')}`;
+  return { name: src.name, text, values: p.values };
+}
+
+/** The compact boundary's member, if it is still eligible: its sort keys and names. */
+export function boundaryStatement(build: SourceBuilder, ids: readonly string[]): Statement {
+  const p = new Params();
+  const src = build(p);
+  const where = [...src.where, ...src.identity.map((expr, i) => `${expr} = ${p.add(ids[i])}`)];
+  const columns = [...keyColumns(src.keys), ...tagged(src.names, 'n')];
+  const text = `SELECT ${columns.join(', ')}
+    FROM ${src.from}
+    WHERE ${where.join('\n      AND ')}
+    LIMIT 1`;
+  return { name: `${src.name}.boundary`, text, values: p.values };
+}
+
+const pick = (row: ListRow, prefix: string, count: number) => Array.from({ length: count }, (_, i) => row[`${prefix}${i}`]);
+
+/** The identity and names of a listed row (for `encodeBoundary`). */
+export function identityOf(row: ListRow, idCount: number, nameCount: number): BoundaryIdentity {
+  return { ids: pick(row, 'i', idCount) as string[], names: pick(row, 'n', nameCount) as string[] };
+}
+
+/** Reads one page of a list: resolves a compact boundary first (one more statement). */
+export async function readListPage<R extends ListRow>(
+  reader: Reader,
+  plan: ListPlan<unknown>,
+  build: SourceBuilder,
+): Promise<{ rows: R[]; hasMore: boolean }> {
+  let after = plan.after;
+  const boundary = plan.boundary;
+  if (boundary?.kind === 'compact') {
+    const [found] = await reader.rows<ListRow>(boundaryStatement(build, boundary.ids));
+    const names = found === undefined ? null : (pick(found, 'n', countNames(found)) as string[]);
+    checkResolved(boundary, names);
+    after = pick(found as ListRow, 'k', plan.arity) as CursorKey[];
+  }
+  return splitPage(await reader.rows<R>(listPageStatement(build, after, plan.limit)), plan.limit);
+}
+
+function countNames(row: ListRow): number {
+  let n = 0;
+  while (`n${n}` in row) n++;
+  return n;
+}
+
+const asc = (expr: string, cast = 'text'): SortKey => ({ expr, direction: 'asc', cast });
+const desc = (expr: string, cast = 'text'): SortKey => ({ expr, direction: 'desc', cast });
+
+/** `name`, `-name` (bytewise: names are COLLATE "C") and `updatedAt`; publicId breaks ties. */
+export function namedKeys(alias: string, sort: 'name' | '-name' | 'updatedAt'): SortKey[] {
+  switch (sort) {
+    case 'name':
+      return [asc(`${alias}.name`), asc(`${alias}.public_id`)];
+    case '-name':
+      return [desc(`${alias}.name`), asc(`${alias}.public_id`)];
+    case 'updatedAt':
+      return [asc(`${alias}.updated_at`, 'timestamptz'), asc(`${alias}.public_id`)];
+  }
+}
+
+/** Edition lists: `startLocalDate` (default), `-startLocalDate`, `name`; publicId breaks ties. */
+export function editionKeys(alias: string, sort: 'startLocalDate' | '-startLocalDate' | 'name'): SortKey[] {
+  switch (sort) {
+    case 'startLocalDate':
+      return [asc(`${alias}.start_local_date`, 'date'), asc(`${alias}.public_id`)];
+    case '-startLocalDate':
+      return [desc(`${alias}.start_local_date`, 'date'), asc(`${alias}.public_id`)];
+    case 'name':
+      return namedKeys(alias, 'name');
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Venue reads (spec: GET /v1/venues, GET /v1/venues/{venueId}): the collection's list source
+ * with its own filters (literal name containment, trimmed case-insensitive locality equality,
+ * exact country code, status) and the detail statement. Allow-listed columns only.
+ */
+import type { VenueControls } from '../controls/venues.js';
+import type { VenueField } from '../plan/resource-fields.js';
+import { localityKey } from '../text/normalize.js';
+import { selectedMediaJoin as mediaJoin, venueColumns } from './items.js';
+import { namedKeys, type SourceBuilder } from './list.js';
+import { Params, literalNameMatch } from './sql.js';
+import type { Statement } from './statement.js';
+
+export function venueListSource(c: VenueControls): SourceBuilder {
+  return (p) => {
+    const where = ['v.active'];
+    const f = c.filters;
+    if (c.nameContains !== null) where.push(literalNameMatch('v', c.nameContains, p));
+    if (f.locality !== null) where.push(`v.locality_key = ${p.add(localityKey(f.locality))}`);
+    if (f.countryCode !== null) where.push(`v.country_code = ${p.add(f.countryCode)}`);
+    if (f.statusCode !== null) where.push(`v.status_code = ${p.add(f.statusCode)}`);
+    if (c.updatedSince !== null) where.push(`v.updated_at >= ${p.add(c.updatedSince, 'timestamptz')}`);
+    return {
+      name: 'venues.list',
+      columns: venueColumns('v', c.fields),
+      from: `venues v ${mediaJoin('v', c.fields)}`,
+      where,
+      keys: namedKeys('v', c.sort),
+      identity: ['v.public_id'],
+      names: ['v.name'],
+    };
+  };
+}
+
+export function venueDetailStatement(venueId: string, fields: readonly VenueField[]): Statement {
+  const p = new Params();
+  const text = `SELECT ${venueColumns('v', fields).join(', ')}
+    FROM venues v ${mediaJoin('v', fields)}
+    WHERE v.public_id = ${p.add(venueId)} AND v.active`;
+  return { name: 'venues.detail', text, values: p.values };
+}
