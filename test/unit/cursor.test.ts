@@ -1,0 +1,75 @@
+/** Cursor encoding (spec: GET /v1/events rules 7-9; decisions §5 "Cursors"). */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { MAX_CURSOR_LENGTH, controlsFingerprint, decodeCursor, encodeCursor } from '../../src/controls/cursor.js';
+import { ApiError } from '../../src/http/errors.js';
+
+const fp = controlsFingerprint('/v1/events', 'limit=2');
+
+function rejects(cursor: string, fingerprint = fp, arity = 4): ApiError {
+  try {
+    decodeCursor(cursor, fingerprint, arity);
+  } catch (err) {
+    assert.ok(err instanceof ApiError);
+    assert.equal(err.status, 400);
+    assert.equal(err.type, 'invalid_query');
+    assert.equal(err.details[0]?.parameter, 'cursor');
+    return err;
+  }
+  assert.fail(`cursor accepted: ${cursor}`);
+}
+
+describe('cursor', () => {
+  test('round trip keeps keys exactly (microsecond instants, ranks, nulls, unicode)', () => {
+    const keys = ['2025-07-01', 0, '2025-07-01 10:30:00.000001+00', 'EvAug15date1'];
+    assert.deepEqual(decodeCursor(encodeCursor(fp, keys), fp, 4), keys);
+    const odd = ['-infinity', 1, null, 'Fête \u{1F600} \\ % _'];
+    assert.deepEqual(decodeCursor(encodeCursor(fp, odd), fp, 4), odd);
+    const c = encodeCursor(fp, keys);
+    assert.match(c, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'URL-safe');
+    assert.ok(c.length <= MAX_CURSOR_LENGTH);
+  });
+
+  test('property: round trip for arbitrary keys', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.string({ maxLength: 40 }), fc.integer(), fc.constant(null)), { minLength: 1, maxLength: 4 }), (keys) => {
+        assert.deepEqual(decodeCursor(encodeCursor(fp, keys), fp, keys.length), keys);
+      }),
+    );
+  });
+
+  test('any altered character → 400 (never a silently different page)', () => {
+    const c = encodeCursor(fp, ['2025-07-01', 0, '2025-07-01 10:30:00+00', 'EvAug15date1']);
+    const alphabet = 'ABCabc012_-.';
+    for (let i = 0; i < c.length; i++) {
+      for (const ch of alphabet) {
+        if (c[i] === ch) continue;
+        const altered = c.slice(0, i) + ch + c.slice(i + 1);
+        rejects(altered);
+      }
+    }
+    rejects(c + 'A');
+    rejects(c.slice(0, -1));
+    rejects('A' + c);
+  });
+
+  test('malformed shapes → 400', () => {
+    for (const c of ['', 'x', '.', 'abc.', '.abc', 'a.b.c', '!!!.xyz', 'x'.repeat(MAX_CURSOR_LENGTH + 1)]) rejects(c);
+  });
+
+  test('another fingerprint (other controls) → 400 with a restart instruction; wrong arity → 400', () => {
+    const c = encodeCursor(fp, ['a', 'b']);
+    const err = rejects(c, controlsFingerprint('/v1/events', 'limit=3'), 2);
+    assert.match(err.details[0]!.message, /restart|Restart/);
+    rejects(c, fp, 4);
+    rejects(encodeCursor(fp, [{ x: 1 } as unknown as string, 'b']), fp, 2);
+  });
+
+  test('fingerprint depends on path and normalized query', () => {
+    const a = controlsFingerprint('/v1/events', 'limit=2');
+    assert.equal(a, controlsFingerprint('/v1/events', 'limit=2'));
+    assert.notEqual(a, controlsFingerprint('/v1/events', 'limit=3'));
+    assert.notEqual(a, controlsFingerprint('/v1/venues', 'limit=2'));
+  });
+});

@@ -1,0 +1,34 @@
+/** URL budget (spec: Errors, last paragraph; Limits). */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ApiError } from '../../src/http/errors.js';
+import { MAX_URL_BYTES, checkUrlBudget } from '../../src/plan/url-budget.js';
+
+const status = (fn: () => void): number | null => {
+  try {
+    fn();
+    return null;
+  } catch (err) {
+    assert.ok(err instanceof ApiError);
+    return err.status;
+  }
+};
+
+describe('checkUrlBudget', () => {
+  const path = '/v1/events';
+  // "/v1/events?" + q + "&cursor=" + 1024
+  const room = MAX_URL_BYTES - path.length - 1 - '&cursor='.length - 1024;
+
+  test('the normalized URL plus a maximal cursor must fit 4,096 bytes', () => {
+    assert.equal(status(() => checkUrlBudget(path, `q=${'x'.repeat(room - 2)}`, 1)), null);
+    assert.equal(status(() => checkUrlBudget(path, `q=${'x'.repeat(room - 1)}`, 1)), 414);
+    // bytes, not characters
+    assert.equal(status(() => checkUrlBudget(path, `q=${'é'.repeat(Math.floor((room - 2) / 2) + 1)}`, 1)), 414);
+    assert.equal(status(() => checkUrlBudget(path, '', 0)), null);
+  });
+
+  test('a parameter budget that cannot fit pagination → 400', () => {
+    assert.equal(status(() => checkUrlBudget(path, 'a=1', 31)), null);
+    assert.equal(status(() => checkUrlBudget(path, 'a=1', 32)), 400);
+  });
+});
