@@ -188,13 +188,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     );
   }
 
+  const statementDeadlineMs = config.statementTimeoutMs + (db.engine === 'postgres' ? 250 : 0);
   const ctx: RouteContext = {
     clock,
     // Admitted database reads: at most LINEUP_DB_READS at once, no queue (spec Limits).
     read: async (fn) => {
       if (!readGate.tryEnter()) throw unavailable('The database is busy; retry shortly.');
       try {
-        return await fn(new Reader(db, opts.onStatement));
+        return await fn(new Reader(db, opts.onStatement, statementDeadlineMs));
       } finally {
         readGate.leave();
       }

@@ -35,9 +35,15 @@ export class Reader {
     maxConcurrent: MAX_CONCURRENT_STATEMENTS,
   });
 
+  /**
+   * @param deadlineMs client-side deadline per statement. PostgreSQL enforces
+   *   statement_timeout itself (the deadline is a little longer, a backstop); PGlite accepts the
+   *   setting but does not enforce it, so there the deadline is what bounds the wait.
+   */
   constructor(
     private readonly db: Database,
     private readonly observer?: StatementObserver,
+    private readonly deadlineMs?: number,
   ) {}
 
   get statements(): number {
@@ -48,7 +54,8 @@ export class Reader {
     return this.budget.run(async () => {
       this.observer?.(statement);
       try {
-        const result = await this.db.pool.query<R>({ text: statement.text, values: statement.values as unknown[] });
+        const query = this.db.pool.query<R>({ text: statement.text, values: statement.values as unknown[] });
+        const result = this.deadlineMs ? await withDeadline(query, this.deadlineMs, statement.name) : await query;
         return result.rows;
       } catch (err) {
         if (isUnavailable(err)) throw new DatabaseUnavailableError((err as Error).message);
@@ -56,4 +63,13 @@ export class Reader {
       }
     });
   }
+}
+
+function withDeadline<T>(work: Promise<T>, ms: number, name: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DatabaseUnavailableError(`statement ${name} passed its ${ms} ms deadline`)), ms);
+  });
+  work.catch(() => {}); // a late failure after the deadline is not unhandled
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
