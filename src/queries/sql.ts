@@ -2,7 +2,23 @@
  * Small helpers for writing parameterized SQL by hand: a parameter collector (values never enter
  * the SQL text), keyset predicates for mixed-direction orderings, and LIKE patterns.
  */
+import { malformedCursor } from '../controls/cursor.js';
+import { isKeyOfKind, type KeyKind } from '../controls/cursor-keys.js';
 import { lowerName } from '../text/normalize.js';
+
+const CAST_KINDS: Readonly<Record<string, KeyKind>> = {
+  text: 'name',
+  date: 'date',
+  timestamptz: 'timestampOrMinusInfinity',
+  int2: 'rank',
+};
+
+function fitsCast(cast: string, value: unknown): boolean {
+  const kind = CAST_KINDS[cast];
+  if (kind === undefined) return false;
+  const v = kind === 'rank' && typeof value === 'string' ? Number(value) : value;
+  return (typeof v === 'string' || typeof v === 'number') && isKeyOfKind(kind, v);
+}
 
 export class Params {
   readonly values: unknown[] = [];
@@ -28,6 +44,8 @@ export interface SortKey {
  * on the ordering starts at the boundary instead of scanning from the top.
  */
 export function keysetAfter(keys: readonly SortKey[], values: readonly unknown[], params: Params): string {
+  // A (re-sealed) cursor whose values are not of the keys' types is malformed: 400, never a cast error.
+  if (values.length !== keys.length || !keys.every((k, i) => fitsCast(k.cast, values[i]))) throw malformedCursor();
   const placeholders = keys.map((k, i) => params.add(values[i], k.cast));
   const sameDirection = keys.every((k) => k.direction === keys[0]?.direction);
   if (sameDirection) {

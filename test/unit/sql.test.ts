@@ -1,0 +1,51 @@
+/** The SQL helpers: keyset predicates, and refusal of cursor values that are not of their key's type. */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Params, keysetAfter, literalContains, type SortKey } from '../../src/queries/sql.js';
+import { ApiError } from '../../src/http/errors.js';
+
+const asc = (expr: string, cast: string): SortKey => ({ expr, direction: 'asc', cast });
+const desc = (expr: string, cast: string): SortKey => ({ expr, direction: 'desc', cast });
+
+describe('keysetAfter', () => {
+  it('uses a row comparison when every key has one direction', () => {
+    const p = new Params();
+    const sql = keysetAfter([asc('e.d', 'date'), asc('e.id', 'text')], ['2024-02-29', 'abcdefghijkl'], p);
+    assert.equal(sql, '(e.d, e.id) > ($1::date, $2::text)');
+    assert.deepEqual(p.values, ['2024-02-29', 'abcdefghijkl']);
+  });
+
+  it('expands mixed directions, with a leading range bound for the index', () => {
+    const p = new Params();
+    const sql = keysetAfter([desc('e.d', 'date'), asc('e.id', 'text')], ['2024-02-29', 'abcdefghijkl'], p);
+    assert.equal(sql, '(e.d <= $1::date AND ((e.d < $1::date) OR (e.d = $1::date AND e.id > $2::text)))');
+  });
+
+  it('refuses values that are not of the key types with a 400 (never a database cast error)', () => {
+    const keys = [asc('e.d', 'date'), asc('e.r', 'int2'), asc('e.t', 'timestamptz'), asc('e.id', 'text')];
+    const good = ['2024-02-29', 0, '2024-02-29 10:00:00.123456+00', 'abcdefghijkl'];
+    assert.doesNotThrow(() => keysetAfter(keys, good, new Params()));
+    assert.doesNotThrow(() => keysetAfter(keys, ['2024-02-29', 1, '-infinity', 'x'], new Params()));
+    for (const bad of [
+      ['2023-02-29', 0, '-infinity', 'x'],
+      ['garbage', 0, '-infinity', 'x'],
+      ['2024-02-29', 7, '-infinity', 'x'],
+      ['2024-02-29', 0, 'not-a-time', 'x'],
+      ['2024-02-29', 0, '-infinity', null],
+      [null, 0, '-infinity', 'x'],
+      ['2024-02-29', 0, '-infinity'],
+    ]) {
+      assert.throws(
+        () => keysetAfter(keys, bad, new Params()),
+        (e: unknown) => e instanceof ApiError && e.status === 400 && e.type === 'invalid_query',
+        JSON.stringify(bad),
+      );
+    }
+  });
+});
+
+describe('literalContains', () => {
+  it('escapes %, _ and backslash so they match themselves', () => {
+    assert.equal(literalContains('50%_off\\!'), '%50\\%\\_off\\\\!%');
+  });
+});
