@@ -43,12 +43,16 @@ export const SERIES_LIST: ListSpec<SeriesField, NamedSort> = {
   nameContains: true,
 };
 
-/** Route 14. No `updatedAt` sort is listed for Editions, hence no `updatedSince` (report). */
+/**
+ * Route 14. Decisions §3 lists the Edition sorts startLocalDate, -startLocalDate and name, and
+ * also says every collection accepts `updatedSince` with `sort=updatedAt`: so `updatedAt`
+ * (ascending, then publicId) is a fourth sort here.
+ */
 export const EDITION_LIST: ListSpec<EditionField, EditionSort> = {
   registry: registry(EDITION_FIELDS, EDITION_DEFAULT_FIELDS),
   sorts: EDITION_SORTS,
   defaultSort: 'startLocalDate',
-  updatedSince: false,
+  updatedSince: true,
   nameContains: false,
 };
 

@@ -77,7 +77,7 @@ export type EditionProgramField = (typeof EDITION_PROGRAM_FIELDS)[number];
 /** Artist, Venue and Series collections. */
 export const NAMED_SORTS = ['name', '-name', 'updatedAt'] as const;
 export type NamedSort = (typeof NAMED_SORTS)[number];
-export const EDITION_SORTS = ['startLocalDate', '-startLocalDate', 'name'] as const;
+export const EDITION_SORTS = ['startLocalDate', '-startLocalDate', 'name', 'updatedAt'] as const;
 export type EditionSort = (typeof EDITION_SORTS)[number];
 /** Relationship, reverse and lineup routes. */
 export const MEMBER_SORTS = ['name'] as const;

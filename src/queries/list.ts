@@ -113,14 +113,15 @@ export function namedKeys(alias: string, sort: 'name' | '-name' | 'updatedAt'): 
   }
 }
 
-/** Edition lists: `startLocalDate` (default), `-startLocalDate`, `name`; publicId breaks ties. */
-export function editionKeys(alias: string, sort: 'startLocalDate' | '-startLocalDate' | 'name'): SortKey[] {
+/** Edition lists: `startLocalDate` (default), `-startLocalDate`, `name`, `updatedAt`; publicId breaks ties. */
+export function editionKeys(alias: string, sort: 'startLocalDate' | '-startLocalDate' | 'name' | 'updatedAt'): SortKey[] {
   switch (sort) {
     case 'startLocalDate':
       return [asc(`${alias}.start_local_date`, 'date'), asc(`${alias}.public_id`)];
     case '-startLocalDate':
       return [desc(`${alias}.start_local_date`, 'date'), asc(`${alias}.public_id`)];
     case 'name':
-      return namedKeys(alias, 'name');
+    case 'updatedAt':
+      return namedKeys(alias, sort);
   }
 }

@@ -93,15 +93,19 @@ export function seriesDetailStatement(seriesId: string, fields: readonly SeriesF
 
 /** Route 14: the active Editions of an active Series. */
 export function editionListSource(seriesId: string, c: ListControls<EditionField, EditionSort>): SourceBuilder {
-  return (p) => ({
-    name: 'editions.list',
-    columns: editionColumns('ed', 's', c.fields),
-    from: `editions ed JOIN series s ON s.id = ed.series_id ${mediaJoin('ed', c.fields)}`,
-    where: [`s.public_id = ${p.add(seriesId)}`, 's.active', 'ed.active'],
-    keys: editionKeys('ed', c.sort),
-    identity: ['ed.public_id'],
-    names: ['ed.name'],
-  });
+  return (p) => {
+    const where = [`s.public_id = ${p.add(seriesId)}`, 's.active', 'ed.active'];
+    if (c.updatedSince !== null) where.push(`ed.updated_at >= ${p.add(c.updatedSince, 'timestamptz')}`);
+    return {
+      name: 'editions.list',
+      columns: editionColumns('ed', 's', c.fields),
+      from: `editions ed JOIN series s ON s.id = ed.series_id ${mediaJoin('ed', c.fields)}`,
+      where,
+      keys: editionKeys('ed', c.sort),
+      identity: ['ed.public_id'],
+      names: ['ed.name'],
+    };
+  };
 }
 
 export function editionDetailStatement(seriesId: string, editionId: string, fields: readonly EditionField[]): Statement {

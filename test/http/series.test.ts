@@ -84,7 +84,7 @@ for (const engine of engines()) {
       await assertNotFound(srv, '/v1/series/x', false);
     });
 
-    it("lists a Series' active Editions by startLocalDate, -startLocalDate and name", async () => {
+    it("lists a Series' active Editions by startLocalDate, -startLocalDate, name and updatedAt", async () => {
       const eds = (doc.editions ?? []).filter((e) => e.seriesId === S(2) && isActive(e));
       const read = async (q: string) => ids((await traverse(srv, `/v1/series/${S(2)}/editions?limit=2${q}`, pageOf(Edition))).items);
       assert.deepEqual(await read(''), ids([...eds].sort(byKeys((e) => e.startLocalDate, (e) => e.publicId))));
@@ -96,7 +96,17 @@ for (const engine of engines()) {
       const first = await srv.json(`/v1/series/${S(2)}/editions?limit=1`);
       assert.deepEqual(Object.keys(first.body.data[0]), ['publicId', 'slug', 'name', 'series', 'startLocalDate', 'endLocalDate', 'profileMedia']);
       assert.deepEqual(first.body.data[0].series, { publicId: S(2), slug: 'series-2', name: 'Editioned Fest' });
-      await assertInvalid(srv, `/v1/series/${S(2)}/editions?sort=updatedAt`, 'sort');
+      // decisions §3: every collection accepts updatedSince with sort=updatedAt and updatedAt selected
+      const feed = (await traverse(srv, `/v1/series/${S(2)}/editions?limit=1&sort=updatedAt&fields=updatedAt`, pageOf(Edition))).items as {
+        publicId: string;
+        updatedAt: string;
+      }[];
+      assert.deepEqual(new Set(ids(feed)), new Set(ids(eds)));
+      assert.deepEqual(feed, [...feed].sort((a, b) => bytewise(a.updatedAt, b.updatedAt) || bytewise(a.publicId, b.publicId)));
+      const since = feed[feed.length - 1]!.updatedAt;
+      const newer = await srv.json(`/v1/series/${S(2)}/editions?sort=updatedAt&fields=updatedAt&updatedSince=${since}`);
+      assert.deepEqual(ids(newer.body.data), ids(feed.filter((e) => e.updatedAt >= since)));
+      await assertInvalid(srv, `/v1/series/${S(2)}/editions?updatedSince=${since}`, 'updatedSince');
       await assertConditional(srv, `/v1/series/${S(2)}/editions`);
       await assertNotFound(srv, `/v1/series/${S(3)}/editions`);
       const none = await srv.json(`/v1/series/${S(5)}/editions`);
