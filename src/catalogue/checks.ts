@@ -1,0 +1,85 @@
+/**
+ * Whole-document checks, run in SQL on the staging tables once every array has been read
+ * (arrays may come in any order): duplicate publicIds, then dangling references.
+ *
+ * A reference resolves to an entity of the document, or, without --replace, to one already
+ * stored (with --replace every entity absent from the document is removed, so references must
+ * resolve within the document). Invalid entities are still staged (as placeholders) so that
+ * references to them do not count as dangling, with their well-formed references.
+ */
+import type pg from 'pg';
+import { COLLECTIONS, ENTITY_NAMES, MAX_PROBLEMS, type Collection, type ProblemList } from './document.js';
+import { STAGE } from './rows.js';
+
+interface Reference {
+  readonly from: Collection;
+  /** staging column: text (one id) or text[] (a list) */
+  readonly column: string;
+  readonly list: boolean;
+  /** document field named in problems */
+  readonly field: string;
+  readonly to: Collection;
+}
+
+export const REFERENCES: readonly Reference[] = [
+  { from: 'artists', column: 'profile_media_pids', list: true, field: 'profileMediaIds', to: 'media' },
+  { from: 'venues', column: 'profile_media_pid', list: false, field: 'profileMediaId', to: 'media' },
+  { from: 'series', column: 'profile_media_pid', list: false, field: 'profileMediaId', to: 'media' },
+  { from: 'editions', column: 'series_pid', list: false, field: 'seriesId', to: 'series' },
+  { from: 'editions', column: 'profile_media_pid', list: false, field: 'profileMediaId', to: 'media' },
+  { from: 'editions', column: 'venue_pids', list: true, field: 'venueIds', to: 'venues' },
+  { from: 'events', column: 'profile_media_pid', list: false, field: 'profileMediaId', to: 'media' },
+  { from: 'events', column: 'gallery_pids', list: true, field: 'galleryMediaIds', to: 'media' },
+  { from: 'events', column: 'artist_pids', list: true, field: 'artistIds', to: 'artists' },
+  { from: 'events', column: 'venue_pids', list: true, field: 'venueIds', to: 'venues' },
+  { from: 'events', column: 'series_pids', list: true, field: 'seriesIds', to: 'series' },
+  { from: 'events', column: 'edition_pids', list: true, field: 'editionIds', to: 'editions' },
+];
+
+/** Adds duplicate and dangling-reference problems to `problems`. */
+export async function checkStaging(client: pg.PoolClient, problems: ProblemList, replace: boolean): Promise<void> {
+  for (const collection of COLLECTIONS) {
+    const { rows } = await client.query<{ public_id: string; n: string; total: string }>(
+      `SELECT public_id, count(*) AS n, count(*) OVER () AS total
+         FROM ${STAGE[collection].table}
+        GROUP BY public_id HAVING count(*) > 1
+        ORDER BY min(ord) LIMIT $1`,
+      [MAX_PROBLEMS],
+    );
+    addAll(
+      problems,
+      rows.map((r) => `${ENTITY_NAMES[collection]} ${r.public_id}: publicId: duplicate (appears ${r.n} times in ${collection})`),
+      rows[0]?.total,
+    );
+  }
+  for (const ref of REFERENCES) {
+    const source = STAGE[ref.from].table;
+    const target = STAGE[ref.to].table;
+    const ids = ref.list
+      ? `CROSS JOIN LATERAL unnest(s.${ref.column}) WITH ORDINALITY AS t(pid, pos)`
+      : `CROSS JOIN LATERAL (SELECT s.${ref.column} AS pid, NULL::bigint AS pos) AS t`;
+    const { rows } = await client.query<{ public_id: string; pos: string | null; pid: string; total: string }>(
+      `SELECT s.public_id, t.pos - 1 AS pos, t.pid, count(*) OVER () AS total
+         FROM ${source} s ${ids}
+        WHERE t.pid IS NOT NULL
+          AND NOT EXISTS (SELECT 1 FROM ${target} x WHERE x.public_id = t.pid)
+          AND ($1::boolean OR NOT EXISTS (SELECT 1 FROM ${ref.to} y WHERE y.public_id = t.pid))
+        ORDER BY s.ord, t.pos LIMIT $2`,
+      [replace, MAX_PROBLEMS],
+    );
+    addAll(
+      problems,
+      rows.map((r) => {
+        const field = r.pos === null ? ref.field : `${ref.field}[${r.pos}]`;
+        return `${ENTITY_NAMES[ref.from]} ${r.public_id}: ${field}: unknown ${ENTITY_NAMES[ref.to]} ${r.pid}`;
+      }),
+      rows[0]?.total,
+    );
+  }
+}
+
+function addAll(problems: ProblemList, lines: string[], total: string | undefined): void {
+  for (const line of lines) problems.add(line);
+  // only the first MAX_PROBLEMS rows were fetched: the others are counted
+  problems.countMore(Number(total ?? 0) - lines.length);
+}

@@ -1,0 +1,89 @@
+/**
+ * The demo catalogue (`lineup seed`): a realistic, deterministic catalogue document generated
+ * lazily as text, so 1,000,000 Events never sit in memory, and imported through the ordinary
+ * importer. The document is a function of (events, seed, anchorDate); anchorDate defaults to
+ * today (UTC) so that the Events spread over the past and future years around the present.
+ */
+import { Readable } from 'node:stream';
+import type { Database } from '../db/database.js';
+import { DemoCatalogue } from './demo/entities.js';
+import { todayUtc } from './demo/time.js';
+import { importCatalogue, type ImportProgress, type ImportSummary } from './importer.js';
+import { isLocalDate } from './formats.js';
+
+export { demoCounts, type DemoCounts } from './demo/entities.js';
+
+export const DEFAULT_DEMO_EVENTS = 2000;
+export const DEFAULT_DEMO_SEED = 'lineup';
+
+export interface DemoOptions {
+  /** Number of Events (default 2,000). */
+  readonly events?: number;
+  /** Same seed (and size and anchor date), same document. */
+  readonly seed?: string | number;
+  /** `YYYY-MM-DD` the Events are spread around (default: today, UTC). */
+  readonly anchorDate?: string;
+}
+
+export interface SeedOptions extends DemoOptions {
+  readonly onProgress?: (progress: ImportProgress) => void;
+  /** Remove entities the demo document lacks (default false: upsert like `lineup import`). */
+  readonly replace?: boolean;
+}
+
+function catalogue(opts: DemoOptions): DemoCatalogue {
+  const events = opts.events ?? DEFAULT_DEMO_EVENTS;
+  if (!Number.isSafeInteger(events) || events < 0) throw new RangeError(`events must be a whole number >= 0, got ${events}`);
+  const anchorDate = opts.anchorDate ?? todayUtc();
+  if (!isLocalDate(anchorDate)) throw new RangeError(`anchorDate must be a date YYYY-MM-DD, got ${anchorDate}`);
+  return new DemoCatalogue(String(opts.seed ?? DEFAULT_DEMO_SEED), events, anchorDate);
+}
+
+/** The document text in chunks of about 64 KiB (options are checked at once). */
+export function demoDocumentChunks(opts: DemoOptions = {}): Generator<string> {
+  return chunksOf(catalogue(opts));
+}
+
+function* chunksOf(demo: DemoCatalogue): Generator<string> {
+  const c = demo.counts;
+  let chunk = '';
+  function* array<T>(key: string, first: boolean, items: Iterable<T>): Generator<string> {
+    chunk += `${first ? '{' : ','}\n"${key}":[`;
+    let n = 0;
+    for (const item of items) {
+      chunk += `${n++ ? ',' : ''}\n${JSON.stringify(item)}`;
+      if (chunk.length >= 65_536) {
+        yield chunk;
+        chunk = '';
+      }
+    }
+    chunk += '\n]';
+  }
+  function* range<T>(n: number, make: (i: number) => T): Generator<T> {
+    for (let i = 0; i < n; i++) yield make(i);
+  }
+  yield* array('media', true, range(c.media, (i) => demo.media(i)));
+  yield* array('artists', false, range(c.artists, (i) => demo.artist(i)));
+  yield* array('venues', false, range(c.venues, (i) => demo.venue(i)));
+  yield* array('series', false, range(c.series, (i) => demo.series(i)));
+  yield* array('editions', false, demo.editions());
+  yield* array('events', false, range(c.events, (i) => demo.event(i)));
+  yield `${chunk}\n}\n`;
+}
+
+/** The demo document as a byte stream (pull-based: generated as it is read). */
+export function demoCatalogue(opts: DemoOptions = {}): Readable {
+  const chunks = demoDocumentChunks(opts);
+  return new Readable({
+    read() {
+      const next = chunks.next();
+      this.push(next.done ? null : Buffer.from(next.value, 'utf8'));
+    },
+  });
+}
+
+/** Generates the demo catalogue and imports it (one transaction, like `lineup import`). */
+export async function seedDemo(db: Database, opts: SeedOptions = {}): Promise<ImportSummary> {
+  const source = demoCatalogue(opts);
+  return importCatalogue(db, source, { replace: opts.replace ?? false, onProgress: opts.onProgress });
+}

@@ -1,0 +1,97 @@
+/**
+ * Calendar helpers of the demo generator: date arithmetic on `YYYY-MM-DD` strings and the
+ * conversion of an organizer's local date and time in an IANA zone to an instant (Intl).
+ */
+
+const DAY_MS = 86_400_000;
+
+export function dateToMs(date: string): number {
+  return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)));
+}
+
+export function msToDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export function addDays(date: string, days: number): string {
+  return msToDate(dateToMs(date) + days * DAY_MS);
+}
+
+export function todayUtc(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+const offsets = new Map<string, number>();
+
+function formatter(zone: string): Intl.DateTimeFormat {
+  let f = formatters.get(zone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    formatters.set(zone, f);
+  }
+  return f;
+}
+
+/** The zone's UTC offset in minutes at instant `ms` (local = UTC + offset). */
+function offsetAt(ms: number, zone: string): number {
+  const parts: Record<string, string> = {};
+  for (const p of formatter(zone).formatToParts(new Date(ms))) parts[p.type] = p.value;
+  const local = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute));
+  return Math.round((local - Math.floor(ms / 60_000) * 60_000) / 60_000);
+}
+
+/** Offset in minutes in effect at local `date` `time` in `zone` (cached per zone, date, hour). */
+function localOffset(date: string, time: string, zone: string): number {
+  const key = `${zone}|${date}|${time.slice(0, 2)}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    const guess = dateToMs(date) + Number(time.slice(0, 2)) * 3_600_000 + Number(time.slice(3, 5)) * 60_000;
+    offset = offsetAt(guess, zone);
+    const second = offsetAt(guess - offset * 60_000, zone);
+    if (second !== offset) offset = second;
+    if (offsets.size > 50_000) offsets.clear();
+    offsets.set(key, offset);
+  }
+  return offset;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/**
+ * The instant of local `date` `time` (HH:MM) in `zone`, written either in UTC (`…Z`) or with the
+ * zone's offset (`…+05:30`). A zone unknown to Intl is treated as UTC.
+ */
+export function instantOf(date: string, time: string, zone: string, withOffset: boolean): string {
+  let offset = 0;
+  try {
+    offset = localOffset(date, time, zone);
+  } catch {
+    offset = 0; // not a real zone (the demo's "Mars/Olympus_Mons")
+  }
+  if (withOffset) {
+    const sign = offset < 0 ? '-' : '+';
+    const abs = Math.abs(offset);
+    return `${date}T${time}:00${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  }
+  const ms = dateToMs(date) + Number(time.slice(0, 2)) * 3_600_000 + Number(time.slice(3, 5)) * 60_000 - offset * 60_000;
+  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
+}
+
+/** Adds minutes to a local date and time; returns the new local [date, time]. */
+export function addMinutes(date: string, time: string, minutes: number): [string, string] {
+  const total = Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5)) + minutes;
+  const days = Math.floor(total / 1440);
+  const rest = total - days * 1440;
+  return [addDays(date, days), `${pad(Math.floor(rest / 60))}:${pad(rest % 60)}`];
+}

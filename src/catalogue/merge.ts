@@ -1,0 +1,223 @@
+/**
+ * Merge of the checked staging tables into the catalogue, inside the import transaction.
+ *
+ * 1. Upsert by publicId, parents first (media, artists, venues, series, editions, events).
+ *    `projection_hash` = own hash (rows.ts) + ':' + media part (below). `updated_at`: the
+ *    document's `updatedAt` when given (stored exactly); otherwise the import time (`now()`,
+ *    one value per transaction) when the hash differs from the stored one, else unchanged.
+ * 2. Memberships of every imported entity are replaced (positions = index in the document).
+ * 3. Entities absent from the document whose profile media is in it get their media part
+ *    recomputed: a ready media whose public fields change advances their markers too.
+ * 4. With --replace, entities absent from the document are deleted (children first).
+ */
+import type pg from 'pg';
+import { COLLECTIONS, type Collection } from './document.js';
+import { STAGE } from './rows.js';
+
+/**
+ * Public part of one profile media: its six public fields (and `active`, so a read side that
+ * hides inactive media is covered) while it is ready; '-' when it is not ready or absent.
+ */
+function mediaPart(m: string): string {
+  return `CASE WHEN ${m}.status = 'ready' THEN md5(jsonb_build_array(${m}.public_id, ${m}.src, ${m}.thumbnail_src, ${m}.alt_text, ${m}.width, ${m}.height, ${m}.active)::text) ELSE '-' END`;
+}
+
+/** Legacy Artists: every ready profile media in position order (the first one is public). */
+const ARTIST_MEDIA_FROM_STAGE = `coalesce((SELECT md5(string_agg(${mediaPart('m')}, ',' ORDER BY t.pos))
+  FROM unnest(s.profile_media_pids) WITH ORDINALITY AS t(pid, pos) JOIN media m ON m.public_id = t.pid
+  WHERE m.status = 'ready'), '-')`;
+const ARTIST_MEDIA_STORED = `coalesce((SELECT md5(string_agg(${mediaPart('m')}, ',' ORDER BY p.position))
+  FROM artist_profile_media p JOIN media m ON m.id = p.media_id
+  WHERE p.artist_id = e.id AND m.status = 'ready'), '-')`;
+
+const same = (...names: string[]) => names.map((n) => [n, `s.${n}`] as const);
+const PROFILE = `LEFT JOIN media m ON m.public_id = s.profile_media_pid`;
+const WITH_PROFILE = `s.own_hash || ':' || ${mediaPart('m')}`;
+
+interface MergeSpec {
+  readonly columns: ReadonlyArray<readonly [column: string, expression: string]>;
+  readonly joins: string;
+  readonly hash: string;
+}
+
+const MERGE: Record<Collection, MergeSpec> = {
+  media: {
+    columns: same('active', 'status', 'src', 'thumbnail_src', 'alt_text', 'width', 'height', 'original_filename',
+      'upload_name', 'storage_key', 'blur_data_url', 'authoring'),
+    joins: '',
+    hash: 's.own_hash',
+  },
+  artists: {
+    columns: same('active', 'slug', 'name', 'name_lower', 'description', 'links', 'authoring'),
+    joins: '',
+    hash: `s.own_hash || ':' || ${ARTIST_MEDIA_FROM_STAGE}`,
+  },
+  venues: {
+    columns: [
+      ...same('active', 'slug', 'name', 'name_lower', 'description', 'status_code', 'capacity', 'contact_email',
+        'contact_phone', 'has_address', 'formatted_address', 'locality', 'locality_key', 'country_name',
+        'country_name_lower', 'country_code', 'latitude', 'longitude', 'publish_coordinates', 'address_provenance',
+        'time_zone_suggestion'),
+      ['profile_media_id', 'm.id'],
+      ...same('links', 'authoring'),
+    ],
+    joins: PROFILE,
+    hash: WITH_PROFILE,
+  },
+  series: {
+    columns: [...same('active', 'slug', 'name', 'name_lower', 'description', 'structure_code'), ['profile_media_id', 'm.id'], ...same('links', 'authoring')],
+    joins: PROFILE,
+    hash: WITH_PROFILE,
+  },
+  editions: {
+    columns: [
+      ...same('active'),
+      ['series_id', 'sr.id'],
+      ...same('slug', 'name', 'name_lower', 'start_local_date', 'end_local_date', 'description'),
+      ['profile_media_id', 'm.id'],
+      ...same('links', 'authoring'),
+    ],
+    joins: `JOIN series sr ON sr.public_id = s.series_pid ${PROFILE}`,
+    hash: WITH_PROFILE,
+  },
+  events: {
+    columns: [
+      ...same('active', 'slug', 'name', 'name_lower', 'name_folded', 'description', 'event_type_code',
+        'administrative_state_code', 'time_zone'),
+      ['time_zone_known', `EXISTS (SELECT 1 FROM stage_zones z WHERE z.name = s.time_zone)`],
+      ...same('start_precision', 'start_local_date', 'start_local_time', 'start_instant'),
+      ['start_at', 's.start_instant::timestamptz'],
+      ...same('end_precision', 'end_local_date', 'end_local_time', 'end_instant'),
+      ['end_at', 's.end_instant::timestamptz'],
+      ['profile_media_id', 'm.id'],
+      ...same('links', 'ticket_links', 'digital_locations', 'authoring'),
+    ],
+    joins: PROFILE,
+    hash: WITH_PROFILE,
+  },
+};
+
+interface Membership {
+  readonly table: string;
+  readonly owner: string;
+  readonly member: string;
+  readonly from: Collection;
+  readonly column: string;
+  readonly to: Collection;
+  readonly position: boolean;
+}
+
+const MEMBERSHIPS: readonly Membership[] = [
+  { table: 'artist_profile_media', owner: 'artist_id', member: 'media_id', from: 'artists', column: 'profile_media_pids', to: 'media', position: true },
+  { table: 'edition_venues', owner: 'edition_id', member: 'venue_id', from: 'editions', column: 'venue_pids', to: 'venues', position: true },
+  { table: 'event_artists', owner: 'event_id', member: 'artist_id', from: 'events', column: 'artist_pids', to: 'artists', position: true },
+  { table: 'event_venues', owner: 'event_id', member: 'venue_id', from: 'events', column: 'venue_pids', to: 'venues', position: true },
+  { table: 'event_series', owner: 'event_id', member: 'series_id', from: 'events', column: 'series_pids', to: 'series', position: false },
+  { table: 'event_editions', owner: 'event_id', member: 'edition_id', from: 'events', column: 'edition_pids', to: 'editions', position: false },
+  { table: 'event_gallery', owner: 'event_id', member: 'media_id', from: 'events', column: 'gallery_pids', to: 'media', position: true },
+];
+
+export interface CollectionCounts {
+  /** entities of this collection in the document */
+  imported: number;
+  /** of which new */
+  inserted: number;
+  /** entities whose updatedAt became the import time (imported or showing an imported media) */
+  markersAdvanced: number;
+  /** removed by --replace */
+  deleted: number;
+}
+
+function upsertSql(collection: Collection, explicit: boolean): string {
+  const spec = MERGE[collection];
+  const columns = ['public_id', ...spec.columns.map(([c]) => c), 'updated_at', 'projection_hash'];
+  const values = ['s.public_id', ...spec.columns.map(([, e]) => e), explicit ? 's.updated_at' : 'now()', spec.hash];
+  const sets = [
+    ...spec.columns.map(([c]) => `${c} = EXCLUDED.${c}`),
+    'projection_hash = EXCLUDED.projection_hash',
+    explicit
+      ? 'updated_at = EXCLUDED.updated_at'
+      : 'updated_at = CASE WHEN t.projection_hash = EXCLUDED.projection_hash THEN t.updated_at ELSE EXCLUDED.updated_at END',
+  ];
+  return `WITH r AS (
+    INSERT INTO ${collection} AS t (${columns.join(', ')})
+    SELECT ${values.join(', ')} FROM ${STAGE[collection].table} s ${spec.joins}
+     WHERE s.updated_at IS ${explicit ? 'NOT ' : ''}NULL
+    ON CONFLICT (public_id) DO UPDATE SET ${sets.join(', ')}
+    RETURNING (t.xmax::text = '0') AS inserted, (t.updated_at = now()) AS stamped)
+  SELECT count(*)::int AS n, (count(*) FILTER (WHERE inserted))::int AS inserted,
+         (count(*) FILTER (WHERE stamped))::int AS stamped FROM r`;
+}
+
+/** Entities absent from the document that show a media of the document: media part recomputed. */
+function mediaFollowSql(collection: Exclude<Collection, 'media'>): string {
+  const stage = STAGE[collection].table;
+  const affected =
+    collection === 'artists'
+      ? `SELECT e.id, split_part(e.projection_hash, ':', 1) || ':' || ${ARTIST_MEDIA_STORED} AS h
+           FROM artists e
+          WHERE EXISTS (SELECT 1 FROM artist_profile_media p JOIN media m ON m.id = p.media_id
+                          JOIN stage_media sm ON sm.public_id = m.public_id WHERE p.artist_id = e.id)`
+      : `SELECT e.id, split_part(e.projection_hash, ':', 1) || ':' || ${mediaPart('m')} AS h
+           FROM ${collection} e JOIN media m ON m.id = e.profile_media_id
+          WHERE EXISTS (SELECT 1 FROM stage_media sm WHERE sm.public_id = m.public_id)`;
+  return `WITH r AS (
+    UPDATE ${collection} t SET projection_hash = x.h, updated_at = now()
+      FROM (${affected} AND NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.public_id = e.public_id)) x
+     WHERE t.id = x.id AND t.projection_hash <> x.h
+    RETURNING 1)
+  SELECT count(*)::int AS n FROM r`;
+}
+
+async function count(client: pg.PoolClient, sql: string): Promise<Record<string, number>> {
+  return (await client.query<Record<string, number>>(sql)).rows[0]!;
+}
+
+/** Merges the staging tables; returns per-collection counts. */
+export async function mergeStaging(client: pg.PoolClient, replace: boolean): Promise<Record<Collection, CollectionCounts>> {
+  const counts = Object.fromEntries(
+    COLLECTIONS.map((c) => [c, { imported: 0, inserted: 0, markersAdvanced: 0, deleted: 0 }]),
+  ) as Record<Collection, CollectionCounts>;
+
+  for (const collection of COLLECTIONS) {
+    for (const explicit of [false, true]) {
+      const r = await count(client, upsertSql(collection, explicit));
+      counts[collection].imported += r.n!;
+      counts[collection].inserted += r.inserted!;
+      counts[collection].markersAdvanced += r.stamped!;
+    }
+  }
+
+  for (const m of MEMBERSHIPS) {
+    const stage = STAGE[m.from].table;
+    await client.query(
+      `DELETE FROM ${m.table} d USING ${stage} s JOIN ${m.from} o ON o.public_id = s.public_id WHERE d.${m.owner} = o.id`,
+    );
+    await client.query(
+      `INSERT INTO ${m.table} (${m.owner}, ${m.member}${m.position ? ', position' : ''})
+       SELECT o.id, x.id${m.position ? ', (t.pos - 1)::int' : ''}
+         FROM ${stage} s JOIN ${m.from} o ON o.public_id = s.public_id
+        CROSS JOIN LATERAL unnest(s.${m.column}) WITH ORDINALITY AS t(pid, pos)
+         JOIN ${m.to} x ON x.public_id = t.pid`,
+    );
+  }
+
+  if (replace) {
+    for (const collection of [...COLLECTIONS].reverse()) {
+      const r = await count(
+        client,
+        `WITH r AS (DELETE FROM ${collection} t
+                     WHERE NOT EXISTS (SELECT 1 FROM ${STAGE[collection].table} s WHERE s.public_id = t.public_id)
+                    RETURNING 1)
+         SELECT count(*)::int AS n FROM r`,
+      );
+      counts[collection].deleted = r.n!;
+    }
+  } else {
+    for (const collection of COLLECTIONS) {
+      if (collection === 'media') continue;
+      counts[collection].markersAdvanced += (await count(client, mediaFollowSql(collection))).n!;
+    }
+  }
+  return counts;
+}

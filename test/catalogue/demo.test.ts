@@ -1,0 +1,164 @@
+/**
+ * The demo catalogue: deterministic for (events, seed, anchorDate), valid, varied, importable
+ * on both engines; a streamed import of 20,000 Events; bounded memory of the reader.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { ProblemList, type CatalogueDocument, type Collection } from '../../src/catalogue/document.js';
+import { demoCatalogue, demoCounts, demoDocumentChunks, seedDemo } from '../../src/catalogue/demo.js';
+import { validateEntity } from '../../src/catalogue/validate.js';
+import type { Database } from '../../src/db/database.js';
+import { markers, resetCatalogue, testEngines, type TestDb } from './support.js';
+
+const ANCHOR = '2026-03-15';
+const text = (opts: Parameters<typeof demoDocumentChunks>[0]) => [...demoDocumentChunks(opts)].join('');
+const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+
+describe('demo document', () => {
+  test('deterministic for (events, seed, anchorDate); seeds and anchors matter', async () => {
+    const a = text({ events: 300, seed: 'alpha', anchorDate: ANCHOR });
+    assert.equal(sha(text({ events: 300, seed: 'alpha', anchorDate: ANCHOR })), sha(a));
+    assert.notEqual(sha(text({ events: 300, seed: 'beta', anchorDate: ANCHOR })), sha(a));
+    assert.notEqual(sha(text({ events: 300, seed: 'alpha', anchorDate: '2030-03-15' })), sha(a));
+    assert.equal(sha(text({ events: 300, seed: 42, anchorDate: ANCHOR })), sha(text({ events: 300, seed: '42', anchorDate: ANCHOR })));
+    // the byte stream carries the same text
+    const chunks: Buffer[] = [];
+    for await (const chunk of demoCatalogue({ events: 300, seed: 'alpha', anchorDate: ANCHOR })) chunks.push(chunk as Buffer);
+    assert.equal(Buffer.concat(chunks).toString('utf8'), a);
+  });
+
+  test('proportions and structural validity of every entity', () => {
+    const doc = JSON.parse(text({ events: 2000, seed: 'shape', anchorDate: ANCHOR })) as CatalogueDocument;
+    const c = demoCounts(2000);
+    assert.deepEqual(c, { events: 2000, artists: 500, venues: 100, series: 10, media: 1200 });
+    assert.equal(doc.events!.length, c.events);
+    assert.equal(doc.artists!.length, c.artists);
+    assert.equal(doc.venues!.length, c.venues);
+    assert.equal(doc.series!.length, c.series);
+    assert.equal(doc.media!.length, c.media);
+    assert.ok(doc.editions!.length >= 1);
+    const problems = new ProblemList();
+    for (const [collection, items] of Object.entries(doc) as [Collection, unknown[]][])
+      items.forEach((item, i) => validateEntity(collection, item, i, problems));
+    assert.deepEqual(problems.items, []);
+    // the demo also respects the read side's projection rules
+    const urls = JSON.stringify(doc).match(/"url":"[^"]*"/g) ?? [];
+    assert.ok(urls.every((u) => /^"url":"https?:\/\//.test(u)));
+    for (const e of doc.events!) {
+      assert.ok(e.name.length > 0 && e.slug.length > 0);
+      assert.ok((e.links ?? []).length <= 25 && (e.ticketLinks ?? []).length <= 25);
+    }
+    assert.deepEqual(demoCounts(0), { events: 0, artists: 8, venues: 4, series: 2, media: 10 });
+    assert.throws(() => demoDocumentChunks({ events: -1 }), RangeError);
+    assert.throws(() => demoDocumentChunks({ anchorDate: '2025-02-30' }), RangeError);
+  });
+
+  test('the reader streams in bounded memory (a child process with a 32 MB heap reads a larger document)', () => {
+    const child = fileURLToPath(new URL('./stream-memory.child.ts', import.meta.url));
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--max-old-space-size=32', child, '30000'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout) as { entities: number; bytes: number; problems: number };
+    assert.equal(out.problems, 0);
+    assert.ok(out.bytes > 32 * 1024 * 1024, `document of ${out.bytes} bytes`);
+    const c = demoCounts(30000);
+    assert.ok(out.entities > c.events + c.artists + c.venues + c.series + c.media, `${out.entities} entities`);
+  });
+});
+
+for (const engine of testEngines()) {
+  describe(`seeding the demo (${engine.name})`, () => {
+    let t: TestDb;
+    let db: Database;
+    before(async () => {
+      t = await engine.open();
+      db = t.db;
+    });
+    after(() => t.close());
+
+    const one = async <T>(sql: string, params: unknown[] = []) => (await db.pool.query(sql, params)).rows[0] as T;
+
+    test('default size; varied content; a re-seed changes no marker', async () => {
+      await resetCatalogue(db);
+      const s = await seedDemo(db, { seed: 'variety', anchorDate: ANCHOR });
+      assert.equal(s.collections.events.imported, 2000);
+      const v = await one<Record<string, number>>(`SELECT
+        count(*) FILTER (WHERE NOT active)::int AS inactive,
+        count(*) FILTER (WHERE administrative_state_code = 'cancelled')::int AS cancelled,
+        count(*) FILTER (WHERE NOT time_zone_known)::int AS unknown_zone,
+        count(DISTINCT time_zone)::int AS zones,
+        count(*) FILTER (WHERE start_precision = 'date' AND end_precision IS NULL)::int AS date_only,
+        count(*) FILTER (WHERE start_precision = 'date' AND end_precision = 'date')::int AS date_date,
+        count(*) FILTER (WHERE start_precision = 'date-time' AND end_precision IS NULL)::int AS timed,
+        count(*) FILTER (WHERE start_precision = 'date-time' AND end_precision = 'date-time')::int AS timed_timed,
+        count(*) FILTER (WHERE start_precision = 'date-time' AND end_precision = 'date')::int AS timed_date,
+        count(*) FILTER (WHERE start_precision = 'date' AND end_precision = 'date-time')::int AS date_timed,
+        count(*) FILTER (WHERE start_instant LIKE '%Z')::int AS utc_instants,
+        count(*) FILTER (WHERE start_instant ~ '[+-][0-9]{2}:[0-9]{2}$')::int AS offset_instants,
+        count(*) FILTER (WHERE start_local_date < $1::date)::int AS past,
+        count(*) FILTER (WHERE start_local_date >= $1::date)::int AS future,
+        count(DISTINCT extract(year FROM start_local_date))::int AS years,
+        count(*) FILTER (WHERE name <> name_folded AND name_folded <> name_lower)::int AS accented
+        FROM events`, [ANCHOR]);
+      assert.ok(v.inactive! >= 20 && v.inactive! <= 120, `inactive ${v.inactive}`);
+      for (const key of ['cancelled', 'unknown_zone', 'date_only', 'date_date', 'timed', 'timed_timed', 'timed_date', 'date_timed', 'utc_instants', 'offset_instants', 'accented'])
+        assert.ok(v[key]! > 0, key);
+      assert.ok(v.zones! >= 30, `zones ${v.zones}`);
+      assert.ok(v.past! > 500 && v.future! > 500, `past ${v.past}, future ${v.future}`);
+      assert.ok(v.years! >= 6, `years ${v.years}`);
+
+      const venues = await one<Record<string, number>>(`SELECT
+        count(*) FILTER (WHERE NOT has_address AND latitude IS NULL)::int AS tba,
+        count(*) FILTER (WHERE formatted_address IS NOT NULL)::int AS formatted,
+        count(*) FILTER (WHERE has_address AND formatted_address IS NULL AND latitude IS NOT NULL)::int AS coordinate_only,
+        count(*) FILTER (WHERE publish_coordinates)::int AS published,
+        count(DISTINCT country_code)::int AS countries,
+        count(DISTINCT locality_key)::int AS cities,
+        count(DISTINCT status_code)::int AS statuses
+        FROM venues`);
+      for (const key of ['tba', 'formatted', 'coordinate_only', 'published']) assert.ok(venues[key]! > 0, key);
+      assert.ok(venues.countries! >= 20 && venues.cities! >= 25 && venues.statuses === 3, JSON.stringify(venues));
+
+      const other = await one<Record<string, number>>(`SELECT
+        (SELECT count(*) FROM series WHERE structure_code = 'direct')::int AS direct,
+        (SELECT count(*) FROM series WHERE structure_code = 'editioned')::int AS editioned,
+        (SELECT count(*) FROM event_editions)::int AS programs,
+        (SELECT count(*) FROM event_series)::int AS direct_members,
+        (SELECT count(*) FROM edition_venues)::int AS official_venues,
+        (SELECT count(DISTINCT status) FROM media)::int AS media_statuses,
+        (SELECT count(*) FROM (SELECT artist_id FROM artist_profile_media GROUP BY 1 HAVING count(*) > 1) x)::int AS legacy,
+        (SELECT count(*) FROM event_gallery)::int AS gallery,
+        (SELECT count(*) FROM artists WHERE name ~ '[^\\u0000-\\u024F]')::int AS non_latin,
+        (SELECT count(*) FROM events WHERE jsonb_array_length(digital_locations) > 0)::int AS livestreams`);
+      for (const [key, n] of Object.entries(other)) assert.ok(n > 0, key);
+      assert.equal(other.media_statuses, 3);
+      for (const name of ['Beyoncé', 'Sigur Rós', '坂本龍一', 'Мумий Тролль', 'Björk'])
+        assert.equal((await one<{ n: number }>(`SELECT count(*)::int AS n FROM artists WHERE name = $1`, [name])).n, 1, name);
+
+      const before = await markers(db, 'events');
+      const again = await seedDemo(db, { seed: 'variety', anchorDate: ANCHOR });
+      for (const c of Object.values(again.collections)) assert.deepEqual([c.inserted, c.markersAdvanced], [0, 0]);
+      assert.deepEqual(await markers(db, 'events'), before);
+    });
+
+    test('a streamed import of 20,000 generated Events', async () => {
+      await resetCatalogue(db);
+      let peak = 0;
+      const started = Date.now();
+      const s = await seedDemo(db, {
+        events: 20_000,
+        seed: 'large',
+        anchorDate: ANCHOR,
+        onProgress: () => (peak = Math.max(peak, process.memoryUsage().heapUsed)),
+      });
+      const seconds = (Date.now() - started) / 1000;
+      assert.equal(s.collections.events.imported, 20_000);
+      assert.equal((await one<{ n: number }>('SELECT count(*)::int AS n FROM events')).n, 20_000);
+      // loose: the ~23 MB document is never held (the PGlite store itself lives outside the JS heap)
+      assert.ok(peak < 400 * 1024 * 1024, `peak heap ${Math.round(peak / 1e6)} MB`);
+      assert.ok(seconds < 120, `${seconds} s`);
+    });
+  });
+}
