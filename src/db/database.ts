@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config/config.js';
+import { SingleClientPool } from './single-client-pool.js';
 
 export type Engine = 'postgres' | 'pglite';
 
@@ -145,8 +146,8 @@ async function openPglite(dataDir: string | null, opts: DatabaseOptions): Promis
     unlock();
     throw err;
   }
-  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, idleTimeoutMillis: 0, types });
-  pool.on('error', () => {});
+  // SingleClientPool implements the part of pg.Pool the service uses (query, connect, end, on).
+  const pool = new SingleClientPool({ ...createPgConfig(pglite), types } as pg.ClientConfig) as unknown as pg.Pool;
   const description = dataDir ? `PGlite at ${dataDir}` : 'PGlite in memory';
   const instance = pglite;
   return {

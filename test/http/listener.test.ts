@@ -15,10 +15,17 @@ function connect(base: string): Promise<net.Socket> {
   });
 }
 
+/** Resolves when the socket closes; destroys it after 15 s so no test can hang on it. */
 function closed(socket: net.Socket): Promise<{ at: number; data: string }> {
   let data = '';
   socket.on('data', (c) => (data += c.toString('latin1')));
-  return new Promise((resolve) => socket.on('close', () => resolve({ at: Date.now(), data })));
+  const guard = setTimeout(() => socket.destroy(), 15_000);
+  return new Promise((resolve) =>
+    socket.on('close', () => {
+      clearTimeout(guard);
+      resolve({ at: Date.now(), data });
+    }),
+  );
 }
 
 const engine = engines()[0]!; // listener behaviour does not depend on the database engine
@@ -94,6 +101,7 @@ describe('listener limits', () => {
       }
     }
     await new Promise((r) => setTimeout(r, 100));
+    socket.destroy();
     assert.equal(closedAt, 100, `connection closed after ${closedAt} responses`);
     assert.match(data, /connection: close/i);
   });
