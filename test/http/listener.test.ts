@@ -59,7 +59,8 @@ describe('listener limits', () => {
       const res = await server.get('/v1/health');
       assert.equal(res.status, 200);
       await res.arrayBuffer();
-      assert.ok(Date.now() - t0 < 1000);
+      // not held up by the two stalled connections (which last 5 s); generous for a loaded CI machine
+      assert.ok(Date.now() - t0 < 2500, `served in ${Date.now() - t0} ms`);
       await new Promise((r) => setTimeout(r, 300));
     }
 

@@ -19,7 +19,9 @@ const engine = engines()[0]!;
 async function slowServer(delayMs: number, graceMs: number) {
   const t = await openTestDatabase(engine);
   const query = t.db.pool.query.bind(t.db.pool) as (...a: unknown[]) => Promise<unknown>;
+  const seen = { statements: 0 };
   (t.db.pool as { query: unknown }).query = async (...args: unknown[]) => {
+    seen.statements++;
     await new Promise((r) => setTimeout(r, delayMs));
     return query(...args);
   };
@@ -29,14 +31,18 @@ async function slowServer(delayMs: number, graceMs: number) {
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const stop = gracefulShutdown(app, t.db, state, graceMs, pino({ level: 'silent' }));
-  return { base, stop, state };
+  /** Resolves once `n` statements have reached the (slow) database: those requests are in flight. */
+  const inFlight = async (n: number) => {
+    while (seen.statements < n) await new Promise((r) => setTimeout(r, 10));
+  };
+  return { base, stop, state, inFlight };
 }
 
 describe('graceful shutdown', () => {
   it('lets in-flight requests complete, refuses new ones, and finishes within the grace period', async () => {
-    const { base, stop, state } = await slowServer(400, 5000);
+    const { base, stop, state, inFlight: reached } = await slowServer(400, 5000);
     const inFlight = Array.from({ length: 3 }, () => fetch(`${base}/v1/events`).then(async (r) => ({ status: r.status, body: await r.json() })));
-    await new Promise((r) => setTimeout(r, 100));
+    await reached(3);
     const started = Date.now();
     const stopped = stop();
     assert.equal(state.stopping, true);
@@ -55,12 +61,12 @@ describe('graceful shutdown', () => {
   });
 
   it('force-closes requests still running after the grace period', async () => {
-    const { base, stop } = await slowServer(3000, 300);
+    const { base, stop, inFlight } = await slowServer(3000, 300);
     const pending = fetch(`${base}/v1/events`).then(
       (r) => r.status,
       () => 'closed',
     );
-    await new Promise((r) => setTimeout(r, 100));
+    await inFlight(1);
     const started = Date.now();
     await stop();
     const elapsed = Date.now() - started;
@@ -85,7 +91,7 @@ describe('lineup serve', () => {
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (out += c));
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no start-up line: ${out}`)), 30_000);
+      const timer = setTimeout(() => reject(new Error(`no start-up line: ${out}`)), 90_000);
       child.stdout.on('data', () => {
         const m = /Lineup listening on (http:\/\/[^ ]+) \(database: PGlite in memory\)/.exec(out);
         if (m) {
