@@ -168,6 +168,22 @@ function primaryVenueKey(column: 'locality_key' | 'country_name_lower', order: s
             ORDER BY ${order} LIMIT 1)`;
 }
 
+/**
+ * Performance only (docs/performance.md): `temporalPhaseCode=upcoming` in the default order. Every
+ * upcoming Event starts on or after the UTC date of `now` minus one day (a zone's local date is
+ * within a day of UTC), unless its start instant lies more than a day after its own local start
+ * date (an inconsistent document); such Events are read from their own small partial index
+ * (events_start_inconsistent, migration 002). Both branches keep every filter and the phase
+ * rule itself, so the page is exactly the page of the plain statement.
+ */
+function upcomingBranches(now: string): [string, string] {
+  const bound = `((${now} AT TIME ZONE 'UTC')::date - 1)`;
+  return [
+    `e.start_local_date >= ${bound}`,
+    `e.start_local_date < ${bound} AND e.start_at IS NOT NULL AND e.start_local_date < (e.start_at AT TIME ZONE 'UTC')::date - 1`,
+  ];
+}
+
 export function eventsPageStatement(plan: EventsPlan): Statement {
   const c = plan.controls;
   const p = new Params();
@@ -205,10 +221,25 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   const mediaJoin = c.fields.includes('profileMedia')
     ? `LEFT JOIN media pm ON pm.id = e.profile_media_id AND pm.active AND pm.status = 'ready'`
     : '';
+  const limit = p.add(c.limit + 1, 'int');
+  if (c.temporalPhaseCode === 'upcoming' && c.sort === 'startLocalDate') {
+    const order = 'e.start_local_date AS o0, e.start_rank AS o1, e.start_key AS o2, e.public_id AS o3';
+    const branch = (condition: string) => `(SELECT ${columns.join(', ')}, ${order}
+    FROM events e ${mediaJoin}
+    WHERE ${[...where, condition].join('\n      AND ')}
+    ORDER BY ${orderBy(keys)}
+    LIMIT ${limit})`;
+    const [usual, inconsistent] = upcomingBranches(now());
+    const text = `SELECT * FROM (${branch(usual)}
+    UNION ALL ${branch(inconsistent)}) u
+    ORDER BY u.o0, u.o1, u.o2, u.o3
+    LIMIT ${limit}`;
+    return { name: 'events.page', text, values: p.values };
+  }
   const text = `SELECT ${columns.join(', ')}
     FROM events e ${mediaJoin}
     WHERE ${where.join('\n      AND ')}
     ORDER BY ${orderBy(keys)}
-    LIMIT ${p.add(c.limit + 1, 'int')}`;
+    LIMIT ${limit}`;
   return { name: 'events.page', text, values: p.values };
 }
