@@ -15,6 +15,7 @@ function lineup(args: string[], env: Record<string, string> = {}, input?: string
     encoding: 'utf8',
     input,
     timeout: 120_000,
+    maxBuffer: 64 * 1024 * 1024,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }

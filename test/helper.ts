@@ -13,6 +13,7 @@ import { openDatabase, snapshotPglite, type Database } from '../src/db/database.
 import { loadMigrations, migrate } from '../src/db/migrate.js';
 import { buildApp } from '../src/app.js';
 import type { Statement } from '../src/queries/statement.js';
+import { checkResponse } from './contract/validate.js';
 
 export interface EngineUnderTest {
   readonly name: 'pglite' | 'postgres';
@@ -96,7 +97,12 @@ export async function startServer(db: Database, overrides: Partial<Config> = {},
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;
-  const get = (path: string, init?: RequestInit) => fetch(`${base}${path}`, init);
+  // Every response the suites see is checked against the committed contract (openapi.json).
+  const get = async (path: string, init?: RequestInit) => {
+    const res = await fetch(`${base}${path}`, init);
+    await checkResponse(init?.method ?? 'GET', path, res);
+    return res;
+  };
   return {
     app,
     base,
@@ -107,6 +113,11 @@ export async function startServer(db: Database, overrides: Partial<Config> = {},
       const text = await res.text();
       return { status: res.status, headers: res.headers, body: text === '' ? null : JSON.parse(text) };
     },
-    close: () => app.close(),
+    async close() {
+      // a test that left a connection open must not keep the test process alive
+      const closing = app.close();
+      app.server.closeAllConnections();
+      await closing;
+    },
   };
 }

@@ -101,68 +101,142 @@ export const OPERATIONS: readonly OperationSpec[] = [
 /** Strips TypeBox's symbol keys: the document is plain JSON Schema 2020-12. */
 const plain = (schema: TSchema): unknown => JSON.parse(JSON.stringify(schema));
 
-const header = (description: string, schema: object = { type: 'string' }) => ({ description, schema });
+const header = (description: string, schema: object = { type: 'string' }, required = true) => ({ description, required, schema });
 
+/** Headers on every response (spec: "Every response carries a server-generated request identifier header"; anonymous CORS). */
 const COMMON_HEADERS = {
   'X-Request-ID': header('Server-generated request identifier'),
-  'Access-Control-Allow-Origin': header('Always *'),
+  'Access-Control-Allow-Origin': header('Always *', { type: 'string', const: '*' }),
+  'Access-Control-Expose-Headers': header('ETag, Retry-After, Age, X-Request-ID', { type: 'string' }),
 };
+const NO_STORE = { 'Cache-Control': header('Always no-store', { type: 'string', const: 'no-store' }) };
+const CACHED = { 'Cache-Control': header('public, max-age=60', { type: 'string', const: 'public, max-age=60' }) };
+const ETAG = { ETag: header('Weak validator of the whole serialized body (pagination and next link included)', { type: 'string', pattern: '^W/".+"$' }) };
+const DATE = { Date: header('Delivery time; never a change checkpoint', { type: 'string' }, false) };
+const RETRY_AFTER = { 'Retry-After': header('Seconds to wait: digits only; guidance, not a reservation', { type: 'string', pattern: '^\\d+$' }) };
+const ALLOW = (allow: string) => ({ Allow: header(`The supported methods: ${allow}`, { type: 'string', const: allow }) });
 
-function errorResponse(description: string, extra: Record<string, unknown> = {}) {
+const errorContent = { 'application/json': { schema: plain(ErrorEnvelope) } };
+
+type Method = 'get' | 'head' | 'options';
+
+function errorResponse(method: Method, description: string, extra: Record<string, unknown> = {}) {
   return {
     description,
-    headers: { ...COMMON_HEADERS, 'Cache-Control': header('no-store'), ...extra },
-    content: { 'application/json': { schema: plain(ErrorEnvelope) } },
+    headers: { ...COMMON_HEADERS, ...NO_STORE, ...extra },
+    // A HEAD response never carries a body (same headers as GET).
+    ...(method === 'head' ? {} : { content: errorContent }),
   };
 }
 
-const retryAfter = { 'Retry-After': header('Seconds to wait (digits only)', { type: 'string', pattern: '^\\d+$' }) };
+/** Every status of the spec's Errors table that the operation can answer. */
+function errorResponses(method: Method, resource: boolean, allow: string): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  if (method !== 'options') {
+    responses[400] = errorResponse(
+      method,
+      resource
+        ? 'Invalid query (type invalid_query): unknown, repeated, empty or unsupported parameters, bad combinations, malformed or incompatible cursor, a parameter budget that cannot fit pagination'
+        : 'Invalid query (type invalid_query): this operation accepts no query parameters',
+    );
+  }
+  if (resource && method !== 'options') {
+    responses[404] = errorResponse(method, 'Not found (type not_found): a malformed path id, or a missing or inactive addressed resource or parent; never cached, also for conditional requests');
+  }
+  if (method !== 'options') responses[405] = errorResponse(method, 'Method not allowed (type method_not_allowed)', ALLOW(allow));
+  responses[414] = errorResponse(method, 'URL too long (type invalid_query): the normalized URL, including room reserved for the continuation cursor, exceeds 4,096 bytes');
+  responses[429] = errorResponse(method, 'Rate limited (type rate_limited): the client token bucket is exhausted', RETRY_AFTER);
+  responses[500] = errorResponse(method, 'Unexpected failure, persisted-data overflow or invalid persisted projection (type internal_error)');
+  responses[503] = errorResponse(
+    method,
+    'Unavailable (type unavailable): database or read admission unavailable, HTTP capacity exhausted, rate-limiter store full, readiness failure, stopping',
+    RETRY_AFTER,
+  );
+  return responses;
+}
 
 function operation(op: OperationSpec, method: 'get' | 'head') {
   const resource = op.kind !== 'operational';
-  const successHeaders = resource
-    ? { ...COMMON_HEADERS, 'Cache-Control': header('public, max-age=60'), ETag: header('Weak validator of the whole body') }
-    : { ...COMMON_HEADERS, 'Cache-Control': header('no-store') };
+  const successHeaders = resource ? { ...COMMON_HEADERS, ...CACHED, ...ETAG, ...DATE } : { ...COMMON_HEADERS, ...NO_STORE };
   const responses: Record<string, unknown> = {
     200: {
-      description: 'Success',
+      description: method === 'get' ? 'Success' : 'Success: the headers of the GET, no body',
       headers: successHeaders,
       ...(method === 'get' ? { content: { 'application/json': { schema: plain(op.response) } } } : {}),
     },
   };
   if (resource) {
-    responses[304] = { description: 'Not modified (If-None-Match matched)', headers: successHeaders };
+    responses[304] = {
+      description: 'Not modified: If-None-Match matched the current ETag (no body). A 304 never reports a change checkpoint',
+      headers: { ...COMMON_HEADERS, ...CACHED, ...ETAG, ...DATE },
+    };
   }
-  responses[400] = errorResponse('Invalid query (type invalid_query)');
-  if (resource) responses[404] = errorResponse('Not found (type not_found)');
-  responses[405] = errorResponse('Method not allowed', { Allow: header('Allowed methods') });
-  responses[414] = errorResponse('URL too long (including room for the continuation cursor)');
-  responses[429] = errorResponse('Rate limited (type rate_limited)', retryAfter);
-  responses[500] = errorResponse('Unexpected failure or invalid stored projection (type internal_error)');
-  responses[503] = errorResponse('Unavailable (type unavailable)', retryAfter);
-  const parameters = op.parameters.map((p) => ({
+  Object.assign(responses, errorResponses(method, resource, resource ? 'GET, HEAD, OPTIONS' : 'GET'));
+  const parameters: Record<string, unknown>[] = op.parameters.map((p) => ({
     name: p.name,
     in: p.in,
-    required: p.in === 'path' ? true : false,
+    required: p.in === 'path',
     description: p.description,
     schema: plain(p.schema),
   }));
   if (resource) {
     parameters.push({
       name: 'If-None-Match',
-      in: 'header' as 'query',
+      in: 'header',
       required: false,
-      description: 'A previously returned ETag, a comma-separated list, or *',
+      description: 'A previously returned ETag for this exact URL, a comma-separated list, or *; malformed content is ignored entirely',
       schema: { type: 'string' },
     });
   }
   return {
     operationId: method === 'get' ? op.operationId : `${op.operationId}Head`,
     summary: method === 'get' ? op.summary : `${op.summary} (headers only)`,
+    tags: [tagOf(op)],
     security: [],
     parameters,
     responses,
   };
+}
+
+/** Browser preflight (spec: Pre-flight and CORS), answered for every resource path. */
+function preflight(op: OperationSpec) {
+  return {
+    operationId: `${op.operationId}Preflight`,
+    summary: 'Browser preflight (CORS)',
+    description: 'Allowed methods GET, HEAD, OPTIONS; the only additionally accepted request header is If-None-Match; any origin; credentials disabled. Preflights spend a rate-limit token.',
+    tags: [tagOf(op)],
+    security: [],
+    parameters: op.parameters
+      .filter((p) => p.in === 'path')
+      .map((p) => ({ name: p.name, in: p.in, required: true, description: p.description, schema: plain(p.schema) })),
+    responses: {
+      204: {
+        description: 'Preflight accepted (no body)',
+        headers: {
+          ...COMMON_HEADERS,
+          ...NO_STORE,
+          'Access-Control-Allow-Methods': header('GET, HEAD, OPTIONS', { type: 'string', const: 'GET, HEAD, OPTIONS' }),
+          'Access-Control-Allow-Headers': header('If-None-Match', { type: 'string', const: 'If-None-Match' }),
+          'Access-Control-Max-Age': header('Seconds a browser may cache the preflight', { type: 'string', pattern: '^\\d+$' }),
+        },
+      },
+      ...errorResponses('options', true, 'GET, HEAD, OPTIONS'),
+    },
+  };
+}
+
+const TAGS = [
+  { name: 'Events', description: 'Events, their relationship and reverse routes' },
+  { name: 'Artists', description: 'Artists' },
+  { name: 'Venues', description: 'Venues' },
+  { name: 'Series', description: 'Series, their Editions and lineups' },
+  { name: 'Operational', description: 'Liveness and readiness' },
+] as const;
+
+function tagOf(op: OperationSpec): string {
+  if (op.kind === 'operational') return 'Operational';
+  const first = op.path.split('/')[2];
+  return first === 'events' ? 'Events' : first === 'artists' ? 'Artists' : first === 'venues' ? 'Venues' : 'Series';
 }
 
 export function openApiDocument(): Record<string, unknown> {
@@ -170,7 +244,10 @@ export function openApiDocument(): Record<string, unknown> {
   for (const op of OPERATIONS) {
     const path = op.path.replace(/:([A-Za-z]+)/g, '{$1}');
     const item: Record<string, unknown> = { get: operation(op, 'get') };
-    if (op.kind !== 'operational') item.head = operation(op, 'head');
+    if (op.kind !== 'operational') {
+      item.head = operation(op, 'head');
+      item.options = preflight(op);
+    }
     paths[path] = item;
   }
   return {
@@ -180,8 +257,12 @@ export function openApiDocument(): Record<string, unknown> {
       version: '1.0.0',
       description:
         'Anonymous, read-only JSON API over a catalogue of live-music Events, Artists, Venues, Series and Editions. ' +
-        'Supply the base address to generated clients. Browser preflight (OPTIONS) is answered for every resource path.',
+        'The document is environment-independent (no servers): supply the base address to generated clients. ' +
+        'Collections are paged: follow links.next until it is null. Output updatedAt values are compared as strings. ' +
+        'Every resource GET also answers HEAD (same headers, no body) and OPTIONS (browser preflight).',
+      license: { name: 'UNLICENSED (proprietary)' },
     },
+    tags: TAGS,
     security: [],
     paths,
   };

@@ -36,7 +36,11 @@ const term = Type.String({ minLength: 1, maxLength: 200 });
 const q = (name: string, schema: TSchema, description: string): ParameterSpec => ({ name, in: 'query', schema, description });
 export const pathId = (name: string, description: string): ParameterSpec => ({ name, in: 'path', schema: publicId, description, required: true });
 
-export const limitParam = q('limit', Type.String({ pattern: '^[1-9][0-9]*$', description: '1-50, default 20; over 50 is rejected' }), 'Page size');
+export const limitParam = q(
+  'limit',
+  Type.Integer({ minimum: 1, maximum: 50, default: 20, description: 'Digits only, no sign or leading zero; over 50 is rejected (400), never clamped' }),
+  'Page size: 1-50, default 20',
+);
 export const cursorParam = q('cursor', Type.String({ minLength: 1, maxLength: 1024 }), 'Opaque value from links.next; use with unchanged controls');
 
 export const EVENT_QUERY: readonly ParameterSpec[] = [
@@ -86,7 +90,8 @@ export const VENUE_QUERY: readonly ParameterSpec[] = [
 ];
 export const EDITION_QUERY: readonly ParameterSpec[] = [
   limitParam, cursorParam,
-  q('sort', enumOf(EDITION_SORTS), 'startLocalDate (default), -startLocalDate or name (bytewise); publicId breaks ties'),
+  q('sort', enumOf(EDITION_SORTS), 'startLocalDate (default), -startLocalDate, name (bytewise) or updatedAt; publicId breaks ties'),
+  updatedSinceParam,
   fieldsParam(EDITION_FIELDS, 'Replaces the default selection (publicId, slug, name, series, startLocalDate, endLocalDate, profileMedia)'),
 ];
 const memberQuery = (fields: readonly string[], note: string): readonly ParameterSpec[] => [limitParam, cursorParam, memberSortParam, fieldsParam(fields, note)];

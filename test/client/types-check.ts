@@ -1,0 +1,20 @@
+/** Compile-time checks of the client types (compiled by test/client/client.test.ts with tsc). */
+import { createClient } from '../../src/client/index.js';
+const c = createClient({ baseUrl: 'http://x' });
+async function f() {
+  const r = await c.get('/v1/events', { query: { limit: 5, sort: 'updatedAt' } });
+  const n: string = r.body.data[0]!.publicId;
+  const u: string | undefined = r.body.data[0]!.updatedAt;
+  const next: string | null = r.body.links.next;
+  const v = await c.get('/v1/venues/{venueId}', { params: { venueId: 'abc' } });
+  const cap: number | null | undefined = v.body.data.capacity;
+  // @ts-expect-error missing params
+  await c.get('/v1/venues/{venueId}');
+  // @ts-expect-error bad sort
+  await c.get('/v1/events', { query: { sort: 'bogus' } });
+  for await (const e of c.items('/v1/events/{eventId}/artists', { params: { eventId: 'x' } })) { const s: string = e.publicId; }
+  // @ts-expect-error not a collection
+  c.items('/v1/health');
+  return [n, u, next, cap];
+}
+void f;
