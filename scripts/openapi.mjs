@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run openapi`: regenerates the committed contract (openapi.json) from the sources, then
-// the client types generated from it (src/client/schema.d.ts). Equivalent to
+// the client types generated from it (src/client/schema.ts). Equivalent to
 // `npm run build && node bin/lineup.js openapi > openapi.json && npm run client:types`, without
 // needing a build (tsx loads the TypeScript sources).
 import { spawnSync } from 'node:child_process';
@@ -17,5 +17,5 @@ if (print.status !== 0) {
 }
 writeFileSync('openapi.json', print.stdout);
 console.log(`openapi.json: ${Object.keys(JSON.parse(print.stdout).paths).length} paths`);
-const types = spawnSync('npx', ['--no-install', 'openapi-typescript', 'openapi.json', '-o', 'src/client/schema.d.ts'], { stdio: 'inherit' });
+const types = spawnSync('npx', ['--no-install', 'openapi-typescript', 'openapi.json', '-o', 'src/client/schema.ts'], { stdio: 'inherit' });
 process.exit(types.status ?? 1);

@@ -101,8 +101,8 @@ describe('the OpenAPI contract (openapi.json)', () => {
   it('the committed client types are generated from it (regenerate: npm run client:types)', async () => {
     const { default: openapiTS, astToString } = await import('openapi-typescript');
     const generated = astToString(await openapiTS(committed));
-    const file = readFileSync('src/client/schema.d.ts', 'utf8');
-    assert.ok(file.endsWith(generated), 'src/client/schema.d.ts is stale: run npm run client:types');
+    const file = readFileSync('src/client/schema.ts', 'utf8');
+    assert.ok(file.endsWith(generated), 'src/client/schema.ts is stale: run npm run client:types');
   });
 });
 
