@@ -88,11 +88,15 @@ export async function serve(config: Config): Promise<RunningServer> {
   if (config.seedDemo) await seedIfEmpty(db, logger);
   const state: ServiceState = { stopping: false };
   const app = await buildApp({ config, db, logger, state });
-  await app.listen({ host: config.host, port: config.port });
+  // Fastify writes the one start-up line: where it listens and which database it uses.
+  await app.listen({
+    host: config.host,
+    port: config.port,
+    listenTextResolver: (address) => `Lineup listening on ${address} (database: ${db.description})`,
+  });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
-  logger.info(`Lineup listening on ${url} (database: ${db.description})`);
 
   const stop = gracefulShutdown(app, db, state, config.shutdownGraceMs, logger);
   return { app, url, stop };

@@ -100,6 +100,7 @@ describe('lineup serve', () => {
         }
       });
     });
+    assert.equal(out.split('\n').filter((l) => /listening/i.test(l)).length, 1, 'one start-up line');
     const res = await fetch(`${url}/v1/health`);
     assert.equal(res.status, 200);
     await res.arrayBuffer();
