@@ -8,7 +8,7 @@
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import type { Database } from './db/database.js';
@@ -65,6 +65,8 @@ function serverFactory(handler: http.RequestListener): http.Server {
     handler,
   );
   server.keepAliveTimeout = 5000;
+  // A connection with no traffic either way for 15 s (e.g. a client that stopped reading) is closed.
+  server.setTimeout(15_000);
   // At most 100 requests per connection is enforced in the onRequest hook (the 100th response
   // carries Connection: close) rather than by server.maxRequestsPerSocket, whose bare 503 for a
   // pipelined 101st request would carry neither the envelope nor a request id.
@@ -85,6 +87,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 500 },
     serverFactory: serverFactory as FastifyServerOptions['serverFactory'],
     clientErrorHandler,
+    // The router's own refusals (a path segment that is not valid percent-encoded UTF-8, or a
+    // path parameter longer than maxParamLength) bypass the hooks and would answer Fastify's
+    // bare 400/414: give them the same admission, headers and envelope as any request. Such a
+    // path holds no well-formed publicId, so it is a 404 (decisions §2), or a 405 for a method
+    // the path shape does not allow.
+    frameworkErrors: (_err, request, reply) => {
+      admit(request, reply)
+        .then(() => {
+          const known = knownPath(pathOf(request.raw.url ?? ''));
+          const allowed = known?.allow.split(', ').includes(request.method) ?? true;
+          throw known && !allowed ? methodNotAllowed(known.allow) : notFound();
+        })
+        .catch((err: unknown) => sendError(reply, err instanceof ApiError ? err : internalError()));
+    },
   };
   const app = Fastify({ ...options, ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }) });
 
@@ -99,8 +115,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const readGate = new Gate(config.dbReads);
 
   const requestsPerSocket = new WeakMap<object, number>();
+  const executions = new WeakMap<object, () => void>();
 
-  app.addHook('onRequest', async (request, reply) => {
+  /** Every request's admission (onRequest; also the router's own refusals, above). */
+  async function admit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     reply.header('X-Request-ID', request.id);
     const served = (requestsPerSocket.get(request.socket) ?? 0) + 1;
     requestsPerSocket.set(request.socket, served);
@@ -117,7 +135,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (verdict.kind === 'limited') throw rateLimited(verdict.retryAfterSeconds);
     if (verdict.kind === 'full') throw unavailable('Too many clients right now; retry later.', verdict.retryAfterSeconds);
     if (!routeGate.tryEnter()) throw unavailable('The service is at capacity; retry later.');
-    // The execution ends when the response is handed over ('finish') or the client left ('close').
+    // The execution ends when its response is handed to the socket (onSend), so a client that
+    // never reads cannot hold execution slots; 'close' covers a client that left before that.
     let left = false;
     const leave = () => {
       if (!left) {
@@ -125,7 +144,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         routeGate.leave();
       }
     };
-    reply.raw.once('finish', leave);
+    executions.set(request, leave);
     reply.raw.once('close', leave);
     if (Buffer.byteLength(request.raw.url ?? '', 'utf8') > MAX_URL_BYTES) throw uriTooLong();
     const length = request.headers['content-length'];
@@ -133,6 +152,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       reply.header('Connection', 'close');
       throw invalidQuery('Request bodies are not accepted.');
     }
+  }
+  app.addHook('onRequest', admit);
+  app.addHook('onSend', async (request) => {
+    executions.get(request)?.();
   });
 
   app.addHook('onResponse', async (request, reply) => {
