@@ -9,39 +9,57 @@ import type { Statement } from './statement.js';
 
 export const PREVIEW_SIZE = 5;
 
-export function artistPreviewsStatement(eventIds: readonly string[], rich: boolean): Statement {
-  const p = new Params();
-  const ids = p.add(eventIds, 'bigint[]');
-  const text = `SELECT x.event_id::text AS owner_id, ${ARTIST_ITEM_COLUMNS('a', rich)}
-    FROM unnest(${ids}) AS x(event_id)
-    CROSS JOIN LATERAL (
-      SELECT a.id
-        FROM event_artists ea JOIN artists a ON a.id = ea.artist_id AND a.active
-       WHERE ea.event_id = x.event_id
-       ORDER BY a.name, a.public_id
-       LIMIT ${p.add(PREVIEW_SIZE + 1, 'int')}) pick
-    JOIN artists a ON a.id = pick.id
-    ${artistMediaJoin('a')}
-    ORDER BY x.event_id, a.name, a.public_id`;
-  return { name: 'events.artistPreviews', text, values: p.values };
+interface PreviewShape {
+  readonly name: string;
+  /** Membership table and its column naming the member. */
+  readonly link: 'event_artists' | 'event_venues';
+  readonly memberColumn: 'artist_id' | 'venue_id';
+  readonly table: 'artists' | 'venues';
+  readonly alias: string;
+  readonly columns: string;
+  readonly mediaJoin: string;
 }
 
-export function venuePreviewsStatement(eventIds: readonly string[], rich: boolean): Statement {
+/** The first PREVIEW_SIZE + 1 active members of each Event, in relationship-route order. */
+function previewsStatement(eventIds: readonly string[], shape: PreviewShape): Statement {
   const p = new Params();
   const ids = p.add(eventIds, 'bigint[]');
-  const text = `SELECT x.event_id::text AS owner_id, ${VENUE_ITEM_COLUMNS('v', rich)}
+  const m = shape.alias;
+  const text = `SELECT x.event_id::text AS owner_id, ${shape.columns}
     FROM unnest(${ids}) AS x(event_id)
     CROSS JOIN LATERAL (
-      SELECT v.id
-        FROM event_venues ev JOIN venues v ON v.id = ev.venue_id AND v.active
-       WHERE ev.event_id = x.event_id
-       ORDER BY v.name, v.public_id
+      SELECT ${m}.id
+        FROM ${shape.link} l JOIN ${shape.table} ${m} ON ${m}.id = l.${shape.memberColumn} AND ${m}.active
+       WHERE l.event_id = x.event_id
+       ORDER BY ${m}.name, ${m}.public_id
        LIMIT ${p.add(PREVIEW_SIZE + 1, 'int')}) pick
-    JOIN venues v ON v.id = pick.id
-    ${singleMediaJoin('v')}
-    ORDER BY x.event_id, v.name, v.public_id`;
-  return { name: 'events.venuePreviews', text, values: p.values };
+    JOIN ${shape.table} ${m} ON ${m}.id = pick.id
+    ${shape.mediaJoin}
+    ORDER BY x.event_id, ${m}.name, ${m}.public_id`;
+  return { name: shape.name, text, values: p.values };
 }
+
+export const artistPreviewsStatement = (eventIds: readonly string[], rich: boolean): Statement =>
+  previewsStatement(eventIds, {
+    name: 'events.artistPreviews',
+    link: 'event_artists',
+    memberColumn: 'artist_id',
+    table: 'artists',
+    alias: 'a',
+    columns: ARTIST_ITEM_COLUMNS('a', rich),
+    mediaJoin: artistMediaJoin('a'),
+  });
+
+export const venuePreviewsStatement = (eventIds: readonly string[], rich: boolean): Statement =>
+  previewsStatement(eventIds, {
+    name: 'events.venuePreviews',
+    link: 'event_venues',
+    memberColumn: 'venue_id',
+    table: 'venues',
+    alias: 'v',
+    columns: VENUE_ITEM_COLUMNS('v', rich),
+    mediaJoin: singleMediaJoin('v'),
+  });
 
 export interface SeriesRefRow {
   owner_id: string;
