@@ -1,10 +1,10 @@
 /**
  * Scalar formats of the catalogue document (public-read-api-v1 "Common formats"; decisions §6).
- * Pure predicates, shared by the validator and the tests.
+ * Pure predicates, shared by the validator and the tests. publicIds and dates are the very checks
+ * the read side applies (controls/formats.ts), so a document and a query agree on them.
  */
+import { isDate, isPublicId as isPublicIdText } from '../controls/formats.js';
 
-const PUBLIC_ID = /^[0-9A-Za-z]{12}$/;
-const LOCAL_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const LOCAL_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 // date-time with seconds, optional fraction, then Z or a ±hh:mm offset
 const SCHEDULE_INSTANT = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
@@ -17,27 +17,12 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const MAX_OFFSET_HOURS = 15;
 
 export function isPublicId(value: unknown): value is string {
-  return typeof value === 'string' && PUBLIC_ID.test(value);
+  return typeof value === 'string' && isPublicIdText(value);
 }
 
-export function isLeapYear(year: number): boolean {
-  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-}
-
-export function daysInMonth(year: number, month: number): number {
-  if (month === 2) return isLeapYear(year) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-/** `YYYY-MM-DD`, a real calendar date (leap years included), years 0001-9999. */
+/** `YYYY-MM-DD`, a real calendar date (leap years included), years 0001-9999: the read side's rule. */
 export function isLocalDate(value: unknown): value is string {
-  if (typeof value !== 'string') return false;
-  const m = LOCAL_DATE.exec(value);
-  if (!m) return false;
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+  return typeof value === 'string' && isDate(value);
 }
 
 /** `HH:MM`, 24-hour. */
