@@ -4,14 +4,14 @@
  * and Edition-program routes with their four-key order and compact boundary, 404/empty rules.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { EVENT_FIELDS } from '../../src/plan/event-fields.js';
 import { objectOf, pageOf } from '../../src/http/schemas/common.js';
 import { Event } from '../../src/http/schemas/event.js';
 import { Artist, EditionProgram, SeriesMembership, Venue } from '../../src/http/schemas/resources.js';
 import { E, EV, S, resourcesCatalogue } from '../fixtures/resources.js';
-import { engines, openTestDatabase, startServer, type TestDatabase, type TestServer } from '../helper.js';
-import { assertConditional, assertInvalid, assertNotFound, assertRestart, assertSchema, byKeys, loadResources, traverse } from './resource-support.js';
+import { engines } from '../helper.js';
+import { assertConditional, assertInvalid, assertNotFound, assertRestart, assertSchema, byKeys, traverse, resourceServer } from './resource-support.js';
 
 const doc = resourcesCatalogue;
 const event = (n: number) => (doc.events ?? []).find((e) => e.publicId === EV(n))!;
@@ -48,28 +48,18 @@ const ids = (items: any[]) => items.map((i) => i.publicId);
 
 for (const engine of engines()) {
   describe(`event detail and member routes (${engine.name})`, () => {
-    let tdb: TestDatabase;
-    let srv: TestServer;
-    before(async () => {
-      tdb = await openTestDatabase(engine);
-      await loadResources(tdb.db);
-      srv = await startServer(tdb.db);
-    });
-    after(async () => {
-      await srv?.close();
-      await tdb?.drop();
-    });
+    const t = resourceServer(engine);
 
     it('reads the Event detail with every field; previews are the first five of routes 3 and 4', async () => {
-      srv.statements.length = 0;
-      const res = await srv.json(`/v1/events/${EV(1)}`);
+      t.srv.statements.length = 0;
+      const res = await t.srv.json(`/v1/events/${EV(1)}`);
       assert.equal(res.status, 200);
-      assert.ok(srv.statements.length <= 8);
+      assert.ok(t.srv.statements.length <= 8);
       assertSchema(objectOf(Event), res.body, 'event');
       assert.deepEqual(Object.keys(res.body.data), [...EVENT_FIELDS]);
-      const rich = await srv.json(`/v1/events/${EV(1)}?include=artists,venues`);
-      const artists = await srv.json(`/v1/events/${EV(1)}/artists`);
-      const venues = await srv.json(`/v1/events/${EV(1)}/venues`);
+      const rich = await t.srv.json(`/v1/events/${EV(1)}?include=artists,venues`);
+      const artists = await t.srv.json(`/v1/events/${EV(1)}/artists`);
+      const venues = await t.srv.json(`/v1/events/${EV(1)}/venues`);
       assert.deepEqual(rich.body.data.artists.items, artists.body.data.slice(0, 5));
       assert.deepEqual(rich.body.data.venues.items, venues.body.data.slice(0, 5));
       assert.equal(rich.body.data.artists.isComplete, false);
@@ -78,87 +68,87 @@ for (const engine of engines()) {
       assert.deepEqual(ids(res.body.data.artists.items), artistsOf(1).slice(0, 5));
       assert.deepEqual(ids(res.body.data.directEventSeries), seriesOf(1));
       assert.deepEqual(pairs(res.body.data.editionPrograms), programsOf(1));
-      const series = await srv.json(`/v1/events/${EV(1)}/series`);
-      const editions = await srv.json(`/v1/events/${EV(1)}/editions`);
+      const series = await t.srv.json(`/v1/events/${EV(1)}/series`);
+      const editions = await t.srv.json(`/v1/events/${EV(1)}/editions`);
       assert.deepEqual(res.body.data.directEventSeries, series.body.data);
       assert.deepEqual(res.body.data.editionPrograms, editions.body.data);
     });
 
     it('selects fields and include on the detail', async () => {
-      const res = await srv.json(`/v1/events/${EV(2)}?fields=name,artists&include=artists`);
+      const res = await t.srv.json(`/v1/events/${EV(2)}?fields=name,artists&include=artists`);
       assert.deepEqual(Object.keys(res.body.data), ['publicId', 'name', 'artists']);
       assert.deepEqual(Object.keys(res.body.data.artists.items[0]), ['publicId', 'slug', 'name', 'profileMedia', 'description']);
-      await assertInvalid(srv, `/v1/events/${EV(2)}?fields=name&include=artists`, 'include');
-      await assertInvalid(srv, `/v1/events/${EV(2)}?limit=1`, 'limit');
-      await assertConditional(srv, `/v1/events/${EV(1)}`);
+      await assertInvalid(t.srv, `/v1/events/${EV(2)}?fields=name&include=artists`, 'include');
+      await assertInvalid(t.srv, `/v1/events/${EV(2)}?limit=1`, 'limit');
+      await assertConditional(t.srv, `/v1/events/${EV(1)}`);
     });
 
     it('lists the Artists and Venues of an Event: rich items by name, traversed once each', async () => {
-      const artists = await traverse(srv, `/v1/events/${EV(1)}/artists?limit=2`, pageOf(Artist));
+      const artists = await traverse(t.srv, `/v1/events/${EV(1)}/artists?limit=2`, pageOf(Artist));
       assert.deepEqual(ids(artists.items), artistsOf(1));
       for (const a of artists.items) assert.deepEqual(Object.keys(a), ['publicId', 'slug', 'name', 'profileMedia', 'description']);
-      const venues = await traverse(srv, `/v1/events/${EV(1)}/venues?limit=3`, pageOf(Venue));
+      const venues = await traverse(t.srv, `/v1/events/${EV(1)}/venues?limit=3`, pageOf(Venue));
       assert.deepEqual(ids(venues.items), venuesOf(1));
       const venueKeys = ['publicId', 'slug', 'name', 'statusCode', 'location', 'profileMedia', 'description', 'capacity', 'contact', 'publishedCoordinates', 'links'];
       for (const v of venues.items) assert.deepEqual(Object.keys(v), venueKeys);
-      const selected = await srv.json(`/v1/events/${EV(1)}/artists?fields=updatedAt,name&sort=name`);
+      const selected = await t.srv.json(`/v1/events/${EV(1)}/artists?fields=updatedAt,name&sort=name`);
       assert.deepEqual(Object.keys(selected.body.data[0]), ['publicId', 'name', 'updatedAt']);
-      await assertInvalid(srv, `/v1/events/${EV(1)}/artists?include=artists`, 'include');
-      await assertInvalid(srv, `/v1/events/${EV(1)}/venues?sort=-name`, 'sort');
-      await assertInvalid(srv, `/v1/events/${EV(1)}/venues?updatedSince=2024-01-01T00:00:00Z`);
-      await assertConditional(srv, `/v1/events/${EV(1)}/venues?limit=2`);
+      await assertInvalid(t.srv, `/v1/events/${EV(1)}/artists?include=artists`, 'include');
+      await assertInvalid(t.srv, `/v1/events/${EV(1)}/venues?sort=-name`, 'sort');
+      await assertInvalid(t.srv, `/v1/events/${EV(1)}/venues?updatedSince=2024-01-01T00:00:00Z`);
+      await assertConditional(t.srv, `/v1/events/${EV(1)}/venues?limit=2`);
     });
 
     it('lists the reverse Series and Edition programs in their four-key order', async () => {
-      const series = await traverse(srv, `/v1/events/${EV(1)}/series?limit=1`, pageOf(SeriesMembership));
+      const series = await traverse(t.srv, `/v1/events/${EV(1)}/series?limit=1`, pageOf(SeriesMembership));
       assert.deepEqual(ids(series.items), seriesOf(1));
       for (const s of series.items) assert.deepEqual(Object.keys(s), ['publicId', 'slug', 'name', 'structureCode']);
-      const programs = await traverse(srv, `/v1/events/${EV(1)}/editions?limit=1`, pageOf(EditionProgram));
+      const programs = await traverse(t.srv, `/v1/events/${EV(1)}/editions?limit=1`, pageOf(EditionProgram));
       assert.deepEqual(pairs(programs.items), programsOf(1));
       for (const p of programs.items) assert.deepEqual(Object.keys(p), ['series', 'edition']);
-      const onlyEdition = await srv.json(`/v1/events/${EV(1)}/editions?fields=edition`);
+      const onlyEdition = await t.srv.json(`/v1/events/${EV(1)}/editions?fields=edition`);
       assert.deepEqual(Object.keys(onlyEdition.body.data[0]), ['edition']);
-      assert.deepEqual(Object.keys((await srv.json(`/v1/events/${EV(1)}/series?fields=name`)).body.data[0]), ['publicId', 'name']);
-      await assertInvalid(srv, `/v1/events/${EV(1)}/editions?fields=publicId`, 'fields');
-      await assertConditional(srv, `/v1/events/${EV(1)}/editions?limit=2`);
+      assert.deepEqual(Object.keys((await t.srv.json(`/v1/events/${EV(1)}/series?fields=name`)).body.data[0]), ['publicId', 'name']);
+      await assertInvalid(t.srv, `/v1/events/${EV(1)}/editions?fields=publicId`, 'fields');
+      await assertConditional(t.srv, `/v1/events/${EV(1)}/editions?limit=2`);
     });
 
     it('restarts a compact reverse boundary whose member was renamed, deactivated or unlinked', async () => {
-      const db = tdb.db.pool;
-      const seriesPage = await srv.json(`/v1/events/${EV(1)}/series?limit=${seriesOf(1).indexOf(S(4)) + 1}`);
+      const db = t.tdb.db.pool;
+      const seriesPage = await t.srv.json(`/v1/events/${EV(1)}/series?limit=${seriesOf(1).indexOf(S(4)) + 1}`);
       const seriesNext = seriesPage.body.links.next as string;
       assert.ok(seriesNext.length < 1200);
       await db.query(`UPDATE series SET name = name || 'z' WHERE public_id = $1`, [S(4)]);
-      await assertRestart(srv, seriesNext);
+      await assertRestart(t.srv, seriesNext);
       await db.query(`UPDATE series SET name = left(name, -1) WHERE public_id = $1`, [S(4)]);
-      assert.equal((await srv.json(seriesNext)).status, 200);
+      assert.equal((await t.srv.json(seriesNext)).status, 200);
       await db.query(`DELETE FROM event_series WHERE series_id = (SELECT id FROM series WHERE public_id = $1)`, [S(4)]);
-      await assertRestart(srv, seriesNext);
+      await assertRestart(t.srv, seriesNext);
 
       const expected = programsOf(1);
-      const programPage = await srv.json(`/v1/events/${EV(1)}/editions?limit=${expected.indexOf(`${S(6)}/${E(6)}`) + 1}`);
+      const programPage = await t.srv.json(`/v1/events/${EV(1)}/editions?limit=${expected.indexOf(`${S(6)}/${E(6)}`) + 1}`);
       const programNext = programPage.body.links.next as string;
-      assert.equal((await srv.json(programNext)).body.data[0].edition.publicId, E(9));
+      assert.equal((await t.srv.json(programNext)).body.data[0].edition.publicId, E(9));
       await db.query(`UPDATE editions SET active = false WHERE public_id = $1`, [E(6)]);
-      await assertRestart(srv, programNext);
+      await assertRestart(t.srv, programNext);
       await db.query(`UPDATE editions SET active = true WHERE public_id = $1`, [E(6)]);
       await db.query(`UPDATE series SET name = 'Zeta Renamed' WHERE public_id = $1`, [S(6)]);
-      await assertRestart(srv, programNext);
+      await assertRestart(t.srv, programNext);
       await db.query(`UPDATE series SET name = 'Zeta Editioned' WHERE public_id = $1`, [S(6)]);
-      assert.equal((await srv.json(programNext)).status, 200);
+      assert.equal((await t.srv.json(programNext)).status, 200);
     });
 
     it('answers 404 for a missing, inactive or malformed Event and [] for an Event without members', async () => {
       for (const suffix of ['', '/artists', '/venues', '/series', '/editions']) {
-        await assertNotFound(srv, `/v1/events/${EV(3)}${suffix}`);
-        await assertNotFound(srv, `/v1/events/${EV(99)}${suffix}`);
-        await assertNotFound(srv, `/v1/events/not-an-id${suffix}`, false);
+        await assertNotFound(t.srv, `/v1/events/${EV(3)}${suffix}`);
+        await assertNotFound(t.srv, `/v1/events/${EV(99)}${suffix}`);
+        await assertNotFound(t.srv, `/v1/events/not-an-id${suffix}`, false);
         if (suffix !== '') {
-          const empty = await srv.json(`/v1/events/${EV(4)}${suffix}`);
+          const empty = await t.srv.json(`/v1/events/${EV(4)}${suffix}`);
           assert.equal(empty.status, 200);
           assert.deepEqual(empty.body.data, []);
           assert.equal(empty.body.links.next, null);
-          const inactiveOnly = await srv.json(`/v1/events/${EV(6)}${suffix}`);
+          const inactiveOnly = await t.srv.json(`/v1/events/${EV(6)}${suffix}`);
           assert.deepEqual(inactiveOnly.body.data, [], `${suffix}: inactive members are invisible`);
         }
       }

@@ -11,7 +11,8 @@ import { importCatalogue } from '../../src/catalogue/importer.js';
 import type { Database } from '../../src/db/database.js';
 import { ErrorEnvelope } from '../../src/http/schemas/common.js';
 import { resourcesCatalogue } from '../fixtures/resources.js';
-import type { TestServer } from '../helper.js';
+import { after, before } from 'node:test';
+import { openTestDatabase, startServer, type EngineUnderTest, type TestDatabase, type TestServer } from '../helper.js';
 
 export async function loadResources(db: Database): Promise<void> {
   await importCatalogue(db, Readable.from([JSON.stringify(resourcesCatalogue)]));
@@ -119,3 +120,21 @@ export async function assertRestart(srv: TestServer, next: string): Promise<void
 }
 
 export const keysOf = (item: object) => Object.keys(item);
+
+/**
+ * One database per engine with the resources fixture and a server over it, opened before the
+ * suite's tests and closed after them. Use inside a describe: `const t = resourceServer(engine)`.
+ */
+export function resourceServer(engine: EngineUnderTest): { readonly tdb: TestDatabase; readonly srv: TestServer } {
+  const handle = {} as { tdb: TestDatabase; srv: TestServer };
+  before(async () => {
+    handle.tdb = await openTestDatabase(engine);
+    await loadResources(handle.tdb.db);
+    handle.srv = await startServer(handle.tdb.db);
+  });
+  after(async () => {
+    await handle.srv?.close();
+    await handle.tdb?.drop();
+  });
+  return handle;
+}

@@ -3,12 +3,12 @@
  * Editions, an Edition's official Venues and the lineups, with their 404 rules.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { objectOf, pageOf } from '../../src/http/schemas/common.js';
 import { Artist, Edition, Series, Venue } from '../../src/http/schemas/resources.js';
 import { A, E, S, V, resourcesCatalogue } from '../fixtures/resources.js';
-import { engines, openTestDatabase, startServer, type TestDatabase, type TestServer } from '../helper.js';
-import { assertConditional, assertInvalid, assertNotFound, assertRestart, assertSchema, byKeys, bytewise, loadResources, traverse } from './resource-support.js';
+import { engines } from '../helper.js';
+import { assertConditional, assertInvalid, assertNotFound, assertRestart, assertSchema, byKeys, bytewise, traverse, resourceServer } from './resource-support.js';
 
 const doc = resourcesCatalogue;
 const isActive = (x: { active?: boolean } | undefined) => x !== undefined && x.active !== false;
@@ -41,110 +41,100 @@ function lineup(seriesId: string, editionId: string | null): string[] {
 
 for (const engine of engines()) {
   describe(`series and editions (${engine.name})`, () => {
-    let tdb: TestDatabase;
-    let srv: TestServer;
-    before(async () => {
-      tdb = await openTestDatabase(engine);
-      await loadResources(tdb.db);
-      srv = await startServer(tdb.db);
-    });
-    after(async () => {
-      await srv?.close();
-      await tdb?.drop();
-    });
+    const t = resourceServer(engine);
 
     it('lists active Series by name, -name and updatedAt with nameContains', async () => {
       const active = (doc.series ?? []).filter(isActive);
-      const res = await srv.json('/v1/series');
+      const res = await t.srv.json('/v1/series');
       assertSchema(pageOf(Series), res.body, 'series');
       for (const s of res.body.data) assert.deepEqual(Object.keys(s), ['publicId', 'slug', 'name', 'structureCode', 'profileMedia']);
-      assert.deepEqual(ids((await traverse(srv, '/v1/series?limit=2', pageOf(Series))).items), ids([...active].sort(byName)));
+      assert.deepEqual(ids((await traverse(t.srv, '/v1/series?limit=2', pageOf(Series))).items), ids([...active].sort(byName)));
       assert.deepEqual(
-        ids((await traverse(srv, '/v1/series?sort=-name&limit=2', pageOf(Series))).items),
+        ids((await traverse(t.srv, '/v1/series?sort=-name&limit=2', pageOf(Series))).items),
         ids([...active].sort((a, b) => bytewise(b.name, a.name) || bytewise(a.publicId, b.publicId))),
       );
       assert.deepEqual(
-        ids((await traverse(srv, '/v1/series?sort=updatedAt&limit=2', pageOf(Series))).items),
+        ids((await traverse(t.srv, '/v1/series?sort=updatedAt&limit=2', pageOf(Series))).items),
         ids([...active].sort(byKeys((s) => s.updatedAt as string, (s) => s.publicId))),
       );
-      assert.deepEqual(ids((await srv.json('/v1/series?nameContains=%25')).body.data), [S(7)]);
-      assert.deepEqual(ids((await srv.json('/v1/series?nameContains=FEST')).body.data), ids(active.filter((s) => /fest/i.test(s.name)).sort(byName)));
-      await assertConditional(srv, '/v1/series?limit=2');
-      await assertInvalid(srv, '/v1/series?sort=startLocalDate', 'sort');
+      assert.deepEqual(ids((await t.srv.json('/v1/series?nameContains=%25')).body.data), [S(7)]);
+      assert.deepEqual(ids((await t.srv.json('/v1/series?nameContains=FEST')).body.data), ids(active.filter((s) => /fest/i.test(s.name)).sort(byName)));
+      await assertConditional(t.srv, '/v1/series?limit=2');
+      await assertInvalid(t.srv, '/v1/series?sort=startLocalDate', 'sort');
     });
 
     it('reads a Series detail with every field; 404 when inactive, missing or malformed', async () => {
-      const res = await srv.json(`/v1/series/${S(2)}`);
+      const res = await t.srv.json(`/v1/series/${S(2)}`);
       assertSchema(objectOf(Series), res.body, 'series detail');
       assert.deepEqual(Object.keys(res.body.data), ['publicId', 'slug', 'name', 'structureCode', 'profileMedia', 'description', 'links', 'updatedAt']);
       assert.deepEqual(res.body.data.links, [{ url: 'https://fest.example', label: 'Fest' }]);
-      await assertConditional(srv, `/v1/series/${S(2)}`);
-      await assertNotFound(srv, `/v1/series/${S(3)}`);
-      await assertNotFound(srv, `/v1/series/${S(99)}`);
-      await assertNotFound(srv, '/v1/series/x', false);
+      await assertConditional(t.srv, `/v1/series/${S(2)}`);
+      await assertNotFound(t.srv, `/v1/series/${S(3)}`);
+      await assertNotFound(t.srv, `/v1/series/${S(99)}`);
+      await assertNotFound(t.srv, '/v1/series/x', false);
     });
 
     it("lists a Series' active Editions by startLocalDate, -startLocalDate, name and updatedAt", async () => {
       const eds = (doc.editions ?? []).filter((e) => e.seriesId === S(2) && isActive(e));
-      const read = async (q: string) => ids((await traverse(srv, `/v1/series/${S(2)}/editions?limit=2${q}`, pageOf(Edition))).items);
+      const read = async (q: string) => ids((await traverse(t.srv, `/v1/series/${S(2)}/editions?limit=2${q}`, pageOf(Edition))).items);
       assert.deepEqual(await read(''), ids([...eds].sort(byKeys((e) => e.startLocalDate, (e) => e.publicId))));
       assert.deepEqual(
         await read('&sort=-startLocalDate'),
         ids([...eds].sort((a, b) => bytewise(b.startLocalDate, a.startLocalDate) || bytewise(a.publicId, b.publicId))),
       );
       assert.deepEqual(await read('&sort=name'), ids([...eds].sort(byName)));
-      const first = await srv.json(`/v1/series/${S(2)}/editions?limit=1`);
+      const first = await t.srv.json(`/v1/series/${S(2)}/editions?limit=1`);
       assert.deepEqual(Object.keys(first.body.data[0]), ['publicId', 'slug', 'name', 'series', 'startLocalDate', 'endLocalDate', 'profileMedia']);
       assert.deepEqual(first.body.data[0].series, { publicId: S(2), slug: 'series-2', name: 'Editioned Fest' });
       // decisions §3: every collection accepts updatedSince with sort=updatedAt and updatedAt selected
-      const feed = (await traverse(srv, `/v1/series/${S(2)}/editions?limit=1&sort=updatedAt&fields=updatedAt`, pageOf(Edition))).items as {
+      const feed = (await traverse(t.srv, `/v1/series/${S(2)}/editions?limit=1&sort=updatedAt&fields=updatedAt`, pageOf(Edition))).items as {
         publicId: string;
         updatedAt: string;
       }[];
       assert.deepEqual(new Set(ids(feed)), new Set(ids(eds)));
       assert.deepEqual(feed, [...feed].sort((a, b) => bytewise(a.updatedAt, b.updatedAt) || bytewise(a.publicId, b.publicId)));
       const since = feed[feed.length - 1]!.updatedAt;
-      const newer = await srv.json(`/v1/series/${S(2)}/editions?sort=updatedAt&fields=updatedAt&updatedSince=${since}`);
+      const newer = await t.srv.json(`/v1/series/${S(2)}/editions?sort=updatedAt&fields=updatedAt&updatedSince=${since}`);
       assert.deepEqual(ids(newer.body.data), ids(feed.filter((e) => e.updatedAt >= since)));
-      await assertInvalid(srv, `/v1/series/${S(2)}/editions?updatedSince=${since}`, 'updatedSince');
-      await assertConditional(srv, `/v1/series/${S(2)}/editions`);
-      await assertNotFound(srv, `/v1/series/${S(3)}/editions`);
-      const none = await srv.json(`/v1/series/${S(5)}/editions`);
+      await assertInvalid(t.srv, `/v1/series/${S(2)}/editions?updatedSince=${since}`, 'updatedSince');
+      await assertConditional(t.srv, `/v1/series/${S(2)}/editions`);
+      await assertNotFound(t.srv, `/v1/series/${S(3)}/editions`);
+      const none = await t.srv.json(`/v1/series/${S(5)}/editions`);
       assert.equal(none.status, 200);
       assert.deepEqual(none.body.data, []);
     });
 
     it('restarts an Edition name cursor whose compact boundary changed', async () => {
-      const page = await srv.json(`/v1/series/${S(6)}/editions?sort=name&limit=1`);
+      const page = await t.srv.json(`/v1/series/${S(6)}/editions?sort=name&limit=1`);
       assert.equal(page.body.data[0].publicId, E(6));
       const next = page.body.links.next as string;
-      assert.deepEqual(ids((await srv.json(next)).body.data), [E(9)]);
-      await tdb.db.pool.query(`UPDATE editions SET name = 'F' || substr(name, 2) WHERE public_id = $1`, [E(6)]);
+      assert.deepEqual(ids((await t.srv.json(next)).body.data), [E(9)]);
+      await t.tdb.db.pool.query(`UPDATE editions SET name = 'F' || substr(name, 2) WHERE public_id = $1`, [E(6)]);
       try {
-        await assertRestart(srv, next);
+        await assertRestart(t.srv, next);
       } finally {
-        await tdb.db.pool.query(`UPDATE editions SET name = 'E' || substr(name, 2) WHERE public_id = $1`, [E(6)]);
+        await t.tdb.db.pool.query(`UPDATE editions SET name = 'E' || substr(name, 2) WHERE public_id = $1`, [E(6)]);
       }
     });
 
     it('reads an Edition only under its own active Series', async () => {
-      const res = await srv.json(`/v1/series/${S(2)}/editions/${E(1)}`);
+      const res = await t.srv.json(`/v1/series/${S(2)}/editions/${E(1)}`);
       assertSchema(objectOf(Edition), res.body, 'edition');
       assert.deepEqual(Object.keys(res.body.data), [
         'publicId', 'slug', 'name', 'series', 'startLocalDate', 'endLocalDate', 'profileMedia', 'description', 'links', 'updatedAt',
       ]);
       assert.equal(res.body.data.endLocalDate, '2023-06-03');
       assert.equal(res.body.data.updatedAt, editionDoc(E(1)).updatedAt);
-      await assertConditional(srv, `/v1/series/${S(2)}/editions/${E(1)}`);
-      await assertNotFound(srv, `/v1/series/${S(6)}/editions/${E(1)}`);
-      await assertNotFound(srv, `/v1/series/${S(2)}/editions/${E(3)}`);
-      await assertNotFound(srv, `/v1/series/${S(3)}/editions/${E(4)}`);
-      await assertNotFound(srv, `/v1/series/${S(2)}/editions/bad`, false);
+      await assertConditional(t.srv, `/v1/series/${S(2)}/editions/${E(1)}`);
+      await assertNotFound(t.srv, `/v1/series/${S(6)}/editions/${E(1)}`);
+      await assertNotFound(t.srv, `/v1/series/${S(2)}/editions/${E(3)}`);
+      await assertNotFound(t.srv, `/v1/series/${S(3)}/editions/${E(4)}`);
+      await assertNotFound(t.srv, `/v1/series/${S(2)}/editions/bad`, false);
       for (const suffix of ['/venues', '/artists']) {
-        await assertNotFound(srv, `/v1/series/${S(3)}/editions/${E(4)}${suffix}`);
-        await assertNotFound(srv, `/v1/series/${S(2)}/editions/${E(3)}${suffix}`);
-        await assertNotFound(srv, `/v1/series/${S(1)}/editions/${E(1)}${suffix}`);
-        await assertNotFound(srv, `/v1/series/bad/editions/${E(1)}${suffix}`, false);
+        await assertNotFound(t.srv, `/v1/series/${S(3)}/editions/${E(4)}${suffix}`);
+        await assertNotFound(t.srv, `/v1/series/${S(2)}/editions/${E(3)}${suffix}`);
+        await assertNotFound(t.srv, `/v1/series/${S(1)}/editions/${E(1)}${suffix}`);
+        await assertNotFound(t.srv, `/v1/series/bad/editions/${E(1)}${suffix}`, false);
       }
     });
 
@@ -153,14 +143,14 @@ for (const engine of engines()) {
         .map((id) => (doc.venues ?? []).find((v) => v.publicId === id)!)
         .filter(isActive)
         .sort(byName);
-      const got = await traverse(srv, `/v1/series/${S(6)}/editions/${E(6)}/venues?limit=2`, pageOf(Venue));
+      const got = await traverse(t.srv, `/v1/series/${S(6)}/editions/${E(6)}/venues?limit=2`, pageOf(Venue));
       assert.deepEqual(ids(got.items), ids(expected));
       assert.equal(Object.keys(got.items[0]).length, 11);
-      const first = await srv.json(`/v1/series/${S(2)}/editions/${E(1)}/venues`);
+      const first = await t.srv.json(`/v1/series/${S(2)}/editions/${E(1)}/venues`);
       assert.deepEqual(ids(first.body.data), [V(1), V(4)].sort(bytewise), 'the inactive official Venue is hidden');
-      assert.deepEqual((await srv.json(`/v1/series/${S(2)}/editions/${E(2)}/venues`)).body.data, []);
-      await assertConditional(srv, `/v1/series/${S(2)}/editions/${E(1)}/venues`);
-      await assertInvalid(srv, `/v1/series/${S(2)}/editions/${E(1)}/venues?include=venues`, 'include');
+      assert.deepEqual((await t.srv.json(`/v1/series/${S(2)}/editions/${E(2)}/venues`)).body.data, []);
+      await assertConditional(t.srv, `/v1/series/${S(2)}/editions/${E(1)}/venues`);
+      await assertInvalid(t.srv, `/v1/series/${S(2)}/editions/${E(1)}/venues?include=venues`, 'include');
     });
 
     it('lists the lineups: distinct active Artists of the active Events in the context', async () => {
@@ -176,16 +166,16 @@ for (const engine of engines()) {
         [S(1), E(5)],
       ] as const) {
         const path = editionId === null ? `/v1/series/${seriesId}/artists` : `/v1/series/${seriesId}/editions/${editionId}/artists`;
-        const got = await traverse(srv, `${path}?limit=3`, pageOf(Artist));
+        const got = await traverse(t.srv, `${path}?limit=3`, pageOf(Artist));
         assert.deepEqual(ids(got.items), lineup(seriesId, editionId), path);
         for (const a of got.items) assert.deepEqual(Object.keys(a), ['publicId', 'slug', 'name', 'profileMedia', 'description']);
       }
       assert.ok(!lineup(S(1), null).includes(A(16)), 'Artists of inactive Events are not in the lineup');
       assert.ok(lineup(S(2), null).length > 0);
-      await assertConditional(srv, `/v1/series/${S(2)}/artists?limit=2`);
-      await assertNotFound(srv, `/v1/series/${S(3)}/artists`);
-      await assertInvalid(srv, `/v1/series/${S(2)}/artists?nameContains=a`, 'nameContains');
-      const selected = await srv.json(`/v1/series/${S(2)}/editions/${E(1)}/artists?fields=name,updatedAt`);
+      await assertConditional(t.srv, `/v1/series/${S(2)}/artists?limit=2`);
+      await assertNotFound(t.srv, `/v1/series/${S(3)}/artists`);
+      await assertInvalid(t.srv, `/v1/series/${S(2)}/artists?nameContains=a`, 'nameContains');
+      const selected = await t.srv.json(`/v1/series/${S(2)}/editions/${E(1)}/artists?fields=name,updatedAt`);
       assert.deepEqual(Object.keys(selected.body.data[0]), ['publicId', 'name', 'updatedAt']);
     });
   });

@@ -4,11 +4,11 @@
  * of oversized names, 404 rules, ETag/304/HEAD.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { pageOf, objectOf } from '../../src/http/schemas/common.js';
 import { Venue } from '../../src/http/schemas/resources.js';
 import { resourcesCatalogue, V } from '../fixtures/resources.js';
-import { engines, openTestDatabase, startServer, type TestDatabase, type TestServer } from '../helper.js';
+import { engines } from '../helper.js';
 import {
   assertConditional,
   assertInvalid,
@@ -16,7 +16,7 @@ import {
   assertRestart,
   assertSchema,
   byKeys,
-  loadResources,
+  resourceServer,
   traverse,
 } from './resource-support.js';
 
@@ -38,22 +38,12 @@ function model(filter: (v: Doc) => boolean, sort: 'name' | '-name' | 'updatedAt'
 
 for (const engine of engines()) {
   describe(`venues (${engine.name})`, () => {
-    let tdb: TestDatabase;
-    let srv: TestServer;
-    before(async () => {
-      tdb = await openTestDatabase(engine);
-      await loadResources(tdb.db);
-      srv = await startServer(tdb.db);
-    });
-    after(async () => {
-      await srv?.close();
-      await tdb?.drop();
-    });
+    const t = resourceServer(engine);
 
-    const list = async (query: string) => (await traverse(srv, `/v1/venues${query}`, pageOf(Venue))).items.map((v) => v.publicId);
+    const list = async (query: string) => (await traverse(t.srv, `/v1/venues${query}`, pageOf(Venue))).items.map((v) => v.publicId);
 
     it('lists active Venues with the default shape, by name bytewise', async () => {
-      const res = await srv.json('/v1/venues?limit=50');
+      const res = await t.srv.json('/v1/venues?limit=50');
       assert.equal(res.status, 200);
       assertSchema(pageOf(Venue), res.body, 'venues');
       for (const item of res.body.data) assert.deepEqual(Object.keys(item), DEFAULT_KEYS);
@@ -87,9 +77,9 @@ for (const engine of engines()) {
         assert.deepEqual(await list(`?nameContains=${encodeURIComponent(term)}&limit=2`), expected, term);
       }
       assert.deepEqual(await list('?nameContains=a%25'), model((v) => v.name.toLowerCase().includes('a%')));
-      await assertInvalid(srv, '/v1/venues?nameContains=%20%20', 'nameContains');
-      await assertInvalid(srv, '/v1/venues?nameContains=%00', undefined);
-      await assertInvalid(srv, `/v1/venues?nameContains=${'x'.repeat(201)}`, 'nameContains');
+      await assertInvalid(t.srv, '/v1/venues?nameContains=%20%20', 'nameContains');
+      await assertInvalid(t.srv, '/v1/venues?nameContains=%00', undefined);
+      await assertInvalid(t.srv, `/v1/venues?nameContains=${'x'.repeat(201)}`, 'nameContains');
     });
 
     it('filters locality, countryCode and statusCode, combined with AND', async () => {
@@ -104,84 +94,84 @@ for (const engine of engines()) {
         model((v) => loc(v) === 'berlin' && v.address?.countryCode === 'DE' && v.statusCode === 'operational' && v.name.toLowerCase().includes('c')),
       );
       assert.deepEqual(await list('?countryCode=ZZ'), []);
-      await assertInvalid(srv, '/v1/venues?countryCode=de', 'countryCode');
-      await assertInvalid(srv, '/v1/venues?statusCode=open', 'statusCode');
-      await assertInvalid(srv, '/v1/venues?locality=', 'locality');
+      await assertInvalid(t.srv, '/v1/venues?countryCode=de', 'countryCode');
+      await assertInvalid(t.srv, '/v1/venues?statusCode=open', 'statusCode');
+      await assertInvalid(t.srv, '/v1/venues?locality=', 'locality');
     });
 
     it('reads updatedSince with sort=updatedAt and updatedAt selected only', async () => {
       const since = '2024-01-03T10:00:00.003333Z';
-      const got = await traverse(srv, `/v1/venues?sort=updatedAt&fields=name,updatedAt&updatedSince=2024-01-03T10:00:00.003333Z&limit=2`, pageOf(Venue));
+      const got = await traverse(t.srv, `/v1/venues?sort=updatedAt&fields=name,updatedAt&updatedSince=2024-01-03T10:00:00.003333Z&limit=2`, pageOf(Venue));
       assert.deepEqual(ids(got.items), ids(active.filter((v) => (v.updatedAt as string) >= since).sort(byUpdated)));
       for (const item of got.items) assert.deepEqual(Object.keys(item), ['publicId', 'name', 'updatedAt']);
-      await assertInvalid(srv, `/v1/venues?fields=updatedAt&updatedSince=${since}`, 'updatedSince');
-      await assertInvalid(srv, `/v1/venues?sort=updatedAt&updatedSince=${since}`, 'updatedSince');
-      await assertInvalid(srv, '/v1/venues?sort=updatedAt&fields=updatedAt&updatedSince=2024-01-03T10:00Z', 'updatedSince');
+      await assertInvalid(t.srv, `/v1/venues?fields=updatedAt&updatedSince=${since}`, 'updatedSince');
+      await assertInvalid(t.srv, `/v1/venues?sort=updatedAt&updatedSince=${since}`, 'updatedSince');
+      await assertInvalid(t.srv, '/v1/venues?sort=updatedAt&fields=updatedAt&updatedSince=2024-01-03T10:00Z', 'updatedSince');
     });
 
     it('refuses bad controls before any read', async () => {
       for (const q of ['limit=51', 'limit=0', 'sort=startLocalDate', 'fields=publicId,publicId', 'fields=name.x', 'include=venues', 'bogus=1', 'limit=2&limit=3', 'cursor=abc']) {
-        await assertInvalid(srv, `/v1/venues?${q}`);
-        assert.equal(srv.statements.length, 0, q);
+        await assertInvalid(t.srv, `/v1/venues?${q}`);
+        assert.equal(t.srv.statements.length, 0, q);
       }
     });
 
     it('uses a compact boundary for an oversized name and resumes from it', async () => {
       const expected = model(() => true);
       const at = expected.indexOf(V(12));
-      const first = await srv.json(`/v1/venues?limit=${at + 1}`);
+      const first = await t.srv.json(`/v1/venues?limit=${at + 1}`);
       const next = first.body.links.next as string;
       const cursor = new URL(next, 'http://x').searchParams.get('cursor') as string;
       assert.ok(cursor.length <= 1024);
       assert.ok(ids(first.body.data).includes(V(12)));
-      const second = await srv.json(next);
+      const second = await t.srv.json(next);
       assert.equal(second.status, 200);
       assert.deepEqual([...ids(first.body.data), ...ids(second.body.data)].slice(0, expected.length), expected.slice(0, at + 1 + second.body.data.length));
       // equivalent controls give the same next link
-      const again = await srv.json(`/v1/venues?sort=name&limit=${at + 1}&fields=slug,publicId,name,statusCode,location,profileMedia`);
+      const again = await t.srv.json(`/v1/venues?sort=name&limit=${at + 1}&fields=slug,publicId,name,statusCode,location,profileMedia`);
       assert.equal(again.body.links.next, next);
     });
 
     it('asks for a restart when the compact boundary Venue was renamed or left the filters', async () => {
-      const db = tdb.db;
+      const db = t.tdb.db;
       const filtered = '/v1/venues?locality=berlin&limit=';
       const expected = model((v) => v.address?.locality?.trim().toLowerCase() === 'berlin');
-      const page = await srv.json(`${filtered}${expected.indexOf(V(12)) + 1}`);
+      const page = await t.srv.json(`${filtered}${expected.indexOf(V(12)) + 1}`);
       const next = page.body.links.next as string;
       assert.ok(next);
       await db.pool.query(`UPDATE venues SET locality = 'Hamburg', locality_key = 'hamburg' WHERE public_id = $1`, [V(12)]);
-      await assertRestart(srv, next);
+      await assertRestart(t.srv, next);
       await db.pool.query(`UPDATE venues SET locality = 'Berlin', locality_key = 'berlin' WHERE public_id = $1`, [V(12)]);
-      assert.equal((await srv.json(next)).status, 200);
+      assert.equal((await t.srv.json(next)).status, 200);
       await db.pool.query(`UPDATE venues SET name = name || 'y' WHERE public_id = $1`, [V(12)]);
-      await assertRestart(srv, next);
+      await assertRestart(t.srv, next);
       await db.pool.query(`UPDATE venues SET name = left(name, -1) WHERE public_id = $1`, [V(12)]);
       await db.pool.query(`UPDATE venues SET active = false WHERE public_id = $1`, [V(12)]);
-      await assertRestart(srv, next);
+      await assertRestart(t.srv, next);
       await db.pool.query(`UPDATE venues SET active = true WHERE public_id = $1`, [V(12)]);
-      assert.equal((await srv.json(next)).status, 200);
+      assert.equal((await t.srv.json(next)).status, 200);
     });
 
     it('keeps an ordinary cursor usable after its boundary Venue disappears', async () => {
       const expected = model(() => true);
-      const first = await srv.json('/v1/venues?limit=2');
+      const first = await t.srv.json('/v1/venues?limit=2');
       const boundary = first.body.data[1].publicId;
-      await tdb.db.pool.query(`UPDATE venues SET active = false WHERE public_id = $1`, [boundary]);
+      await t.tdb.db.pool.query(`UPDATE venues SET active = false WHERE public_id = $1`, [boundary]);
       try {
-        const rest = await traverse(srv, first.body.links.next, pageOf(Venue));
+        const rest = await traverse(t.srv, first.body.links.next, pageOf(Venue));
         assert.deepEqual(ids(rest.items), expected.slice(2));
       } finally {
-        await tdb.db.pool.query(`UPDATE venues SET active = true WHERE public_id = $1`, [boundary]);
+        await t.tdb.db.pool.query(`UPDATE venues SET active = true WHERE public_id = $1`, [boundary]);
       }
     });
 
     it('answers ETag/304/HEAD on the collection, also for empty pages', async () => {
-      await assertConditional(srv, '/v1/venues?limit=3');
-      await assertConditional(srv, '/v1/venues?countryCode=ZZ');
+      await assertConditional(t.srv, '/v1/venues?limit=3');
+      await assertConditional(t.srv, '/v1/venues?countryCode=ZZ');
     });
 
     it('reads the Venue detail: rich projection with its own updatedAt', async () => {
-      const res = await srv.json(`/v1/venues/${V(1)}`);
+      const res = await t.srv.json(`/v1/venues/${V(1)}`);
       assert.equal(res.status, 200);
       assertSchema(objectOf(Venue), res.body, 'venue');
       assert.deepEqual(Object.keys(res.body.data), DETAIL_KEYS);
@@ -189,25 +179,25 @@ for (const engine of engines()) {
       assert.equal(res.body.data.capacity, 500);
       assert.equal(res.body.data.updatedAt, resourcesCatalogue.venues?.[0]?.updatedAt);
       assert.equal(res.body.data.profileMedia.publicId, 'me0000000004');
-      const paris = await srv.json(`/v1/venues/${V(4)}`);
+      const paris = await t.srv.json(`/v1/venues/${V(4)}`);
       assert.deepEqual(paris.body.data.publishedCoordinates, { latitude: 48.85, longitude: 2.35 });
       assert.deepEqual(paris.body.data.links, [{ url: 'https://paris.example', label: null }]);
-      const pending = await srv.json(`/v1/venues/${V(2)}`);
+      const pending = await t.srv.json(`/v1/venues/${V(2)}`);
       assert.equal(pending.body.data.profileMedia, null, 'only ready media is public');
-      assert.equal((await srv.json(`/v1/venues/${V(6)}`)).body.data.publishedCoordinates, null);
-      const some = await srv.json(`/v1/venues/${V(1)}?fields=name,updatedAt`);
+      assert.equal((await t.srv.json(`/v1/venues/${V(6)}`)).body.data.publishedCoordinates, null);
+      const some = await t.srv.json(`/v1/venues/${V(1)}?fields=name,updatedAt`);
       assert.deepEqual(Object.keys(some.body.data), ['publicId', 'name', 'updatedAt']);
       assert.doesNotMatch(JSON.stringify(res.body), /secret|Europe\/Paris/);
-      await assertConditional(srv, `/v1/venues/${V(1)}`);
-      await assertInvalid(srv, `/v1/venues/${V(1)}?limit=2`);
-      await assertInvalid(srv, `/v1/venues/${V(1)}?fields=bogus`, 'fields');
+      await assertConditional(t.srv, `/v1/venues/${V(1)}`);
+      await assertInvalid(t.srv, `/v1/venues/${V(1)}?limit=2`);
+      await assertInvalid(t.srv, `/v1/venues/${V(1)}?fields=bogus`, 'fields');
     });
 
     it('answers 404 for a missing, inactive or malformed Venue', async () => {
-      await assertNotFound(srv, `/v1/venues/${V(11)}`);
-      await assertNotFound(srv, `/v1/venues/${V(99)}`);
-      await assertNotFound(srv, '/v1/venues/short', false);
-      await assertNotFound(srv, '/v1/venues/ve000000000!', false);
+      await assertNotFound(t.srv, `/v1/venues/${V(11)}`);
+      await assertNotFound(t.srv, `/v1/venues/${V(99)}`);
+      await assertNotFound(t.srv, '/v1/venues/short', false);
+      await assertNotFound(t.srv, '/v1/venues/ve000000000!', false);
     });
   });
 }
