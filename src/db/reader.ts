@@ -46,10 +46,6 @@ export class Reader {
     private readonly deadlineMs?: number,
   ) {}
 
-  get statements(): number {
-    return this.budget.used;
-  }
-
   rows<R extends pg.QueryResultRow>(statement: Statement): Promise<R[]> {
     return this.budget.run(async () => {
       this.observer?.(statement);
