@@ -4,12 +4,8 @@
  * names each offending parameter.
  */
 import {
-  ADMINISTRATIVE_STATES,
   EVENT_DEFAULT_FIELDS,
   EVENT_FIELDS,
-  EVENT_INCLUDES,
-  EVENT_SORTS,
-  TEMPORAL_PHASES,
   normalizeSelection,
   type AdministrativeState,
   type EventField,
@@ -17,33 +13,13 @@ import {
   type EventSort,
   type TemporalPhase,
 } from '../plan/event-fields.js';
-import { isDate, isPublicId, trimmedTerm } from './formats.js';
-import { DEFAULT_LIMIT, putPair, readCursor, readInstant, readLimit, readUpdatedSince } from './paging.js';
-import { ParameterReader, type RawQuery } from './query-string.js';
+import { isDate } from './formats.js';
 import type { QueryPairs } from './normalized-query.js';
-
-export const EVENT_PARAMETERS = [
-  'limit',
-  'cursor',
-  'nameContains',
-  'cityContains',
-  'countryContains',
-  'temporalPhaseCode',
-  'administrativeStateCode',
-  'startInstantGte',
-  'startInstantLt',
-  'startLocalDateGte',
-  'startLocalDateLt',
-  'updatedSince',
-  'sort',
-  'fields',
-  'include',
-  'artistId',
-  'venueId',
-  'seriesId',
-  'editionId',
-] as const;
-
+import { putPair, readCursor, readInstant, readLimit, readUpdatedSince } from './paging.js';
+import { ParameterReader } from './parameter-reader.js';
+import { DEFAULT_LIMIT, EVENT_PARAMETERS as P, EVENT_QUERY } from './parameter-schemas.js';
+import type { RawQuery } from './query-string.js';
+import { readTerm } from './resource.js';
 
 export type EventContext =
   | { readonly kind: 'artist'; readonly artistId: string }
@@ -73,43 +49,45 @@ export interface EventControls {
   readonly normalized: QueryPairs;
 }
 
-const DATE_MESSAGE = 'must be a calendar date YYYY-MM-DD (years 0001-9999)';
-const TERM_MESSAGE = 'must be 1-200 characters after trimming surrounding whitespace';
-const PUBLIC_ID_MESSAGE = 'must be a publicId: 12 characters from 0-9A-Za-z';
-
+/**
+ * Every value is checked by its schema (EVENT_PARAMETERS). By hand, because a schema cannot say
+ * it: term lengths after trimming, whether a date exists, and the rules across parameters
+ * (date bounds in order, include needs its field, updatedSince's prerequisites, one context,
+ * editionId needs seriesId).
+ */
 export function parseEventControls(raw: RawQuery): EventControls {
-  const r = new ParameterReader(raw, EVENT_PARAMETERS);
+  const r = new ParameterReader(raw, EVENT_QUERY);
 
   const limit = readLimit(r);
   const cursor = readCursor(r);
 
-  const term = (name: string) => {
-    const v = r.scalar(name);
+  const nameContains = readTerm(r, P.nameContains);
+  const cityContains = readTerm(r, P.cityContains);
+  const countryContains = readTerm(r, P.countryContains);
+
+  const temporalPhaseCode = r.value(P.temporalPhaseCode) ?? null;
+  const administrativeStateCode = r.value(P.administrativeStateCode) ?? null;
+
+  const startInstantGte = readInstant(r, P.startInstantGte);
+  const startInstantLt = readInstant(r, P.startInstantLt);
+
+  const date = (spec: typeof P.startLocalDateGte) => {
+    const v = r.value(spec);
     if (v === undefined) return null;
-    return trimmedTerm(v) ?? r.fail(name, TERM_MESSAGE) ?? null;
+    return isDate(v) ? v : (r.fail(spec.name, spec.invalid) ?? null);
   };
-  const nameContains = term('nameContains');
-  const cityContains = term('cityContains');
-  const countryContains = term('countryContains');
-
-  const temporalPhaseCode = r.oneOf('temporalPhaseCode', TEMPORAL_PHASES) ?? null;
-  const administrativeStateCode = r.oneOf('administrativeStateCode', ADMINISTRATIVE_STATES) ?? null;
-
-  const startInstantGte = readInstant(r, 'startInstantGte');
-  const startInstantLt = readInstant(r, 'startInstantLt');
-
-  const startLocalDateGte = r.matching('startLocalDateGte', isDate, DATE_MESSAGE) ?? null;
-  const startLocalDateLt = r.matching('startLocalDateLt', isDate, DATE_MESSAGE) ?? null;
+  const startLocalDateGte = date(P.startLocalDateGte);
+  const startLocalDateLt = date(P.startLocalDateLt);
   if (startLocalDateGte && startLocalDateLt && !(startLocalDateGte < startLocalDateLt)) {
     r.fail('startLocalDateLt', 'the lower bound startLocalDateGte must precede startLocalDateLt');
   }
 
-  const sortText = r.oneOf('sort', EVENT_SORTS);
+  const sortText = r.value(P.sort);
   const sort: EventSort = sortText ?? 'startLocalDate';
 
-  const fieldsList = r.csv('fields', EVENT_FIELDS);
+  const fieldsList = r.csv(P.fields);
   const fields = normalizeSelection(EVENT_FIELDS, fieldsList ?? EVENT_DEFAULT_FIELDS, 'publicId');
-  const include = r.csv('include', EVENT_INCLUDES) ?? [];
+  const include = r.csv(P.include) ?? [];
   if (fieldsList !== undefined) {
     for (const rel of include) {
       if (!fields.includes(rel)) r.fail('include', `"${rel}" can only be included when the ${rel} field is selected`);
@@ -118,14 +96,13 @@ export function parseEventControls(raw: RawQuery): EventControls {
 
   const updatedSince = readUpdatedSince(r, sortText, fields);
 
-  const id = (name: string) => r.matching(name, isPublicId, PUBLIC_ID_MESSAGE) ?? null;
-  const artistId = id('artistId');
-  const venueId = id('venueId');
-  const seriesId = id('seriesId');
-  const editionId = id('editionId');
-  const contexts = (['artistId', 'venueId', 'seriesId'] as const).filter((n) => r.has(n));
+  const artistId = r.value(P.artistId) ?? null;
+  const venueId = r.value(P.venueId) ?? null;
+  const seriesId = r.value(P.seriesId) ?? null;
+  const editionId = r.value(P.editionId) ?? null;
+  const contexts = [P.artistId, P.venueId, P.seriesId].map((spec) => spec.name).filter((name) => r.has(name));
   if (contexts.length > 1) r.fail(contexts.join(','), 'at most one of artistId, venueId and seriesId may be used');
-  if (r.has('editionId') && !r.has('seriesId')) r.fail('editionId', 'requires seriesId');
+  if (r.has(P.editionId.name) && !r.has(P.seriesId.name)) r.fail('editionId', 'requires seriesId');
 
   r.finish();
 

@@ -2,37 +2,33 @@
  * The controls every collection shares: `limit` (1-50, default 20, over 50 rejected:
  * decisions §5), `cursor` (1-1,024 characters) and `updatedSince` (a query instant that needs an
  * explicit `sort=updatedAt` and a selected `updatedAt`: spec GET /v1/events, GET /v1/venues).
+ * Their schemas are in parameter-schemas.ts.
  */
-import { MAX_CURSOR_LENGTH } from './cursor.js';
-import { normalizeQueryInstant, parseLimit } from './formats.js';
-import type { ParameterReader } from './query-string.js';
-
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 50;
-export const INSTANT_MESSAGE = 'must be a UTC instant YYYY-MM-DDTHH:MM:SS with an optional 1-6 digit fraction and Z';
+import { normalizeQueryInstant } from './formats.js';
+import type { ParameterReader } from './parameter-reader.js';
+import { CURSOR, DEFAULT_LIMIT, LIMIT, UPDATED_SINCE, type ParameterSpec } from './parameter-schemas.js';
 
 export function readLimit(r: ParameterReader): number {
-  const text = r.scalar('limit');
-  if (text === undefined) return DEFAULT_LIMIT;
-  return parseLimit(text, MAX_LIMIT) ?? (r.fail('limit', `must be a whole number from 1 to ${MAX_LIMIT}`), DEFAULT_LIMIT);
+  return r.integer(LIMIT) ?? DEFAULT_LIMIT;
 }
 
 export function readCursor(r: ParameterReader): string | null {
-  const cursor = r.scalar('cursor');
-  if (cursor === undefined) return null;
-  if (cursor.length > MAX_CURSOR_LENGTH) r.fail('cursor', `must be at most ${MAX_CURSOR_LENGTH} characters`);
-  return cursor;
+  return r.value(CURSOR) ?? null;
 }
 
-export function readInstant(r: ParameterReader, name: string): string | null {
-  const value = r.scalar(name);
+/**
+ * A query instant its schema accepts. Whether its date exists (2023-02-29) is checked by hand;
+ * the result is normalized to six fractional digits (spec: Events rule 10).
+ */
+export function readInstant(r: ParameterReader, spec: ParameterSpec<typeof UPDATED_SINCE.schema>): string | null {
+  const value = r.value(spec);
   if (value === undefined) return null;
-  return normalizeQueryInstant(value) ?? r.fail(name, INSTANT_MESSAGE) ?? null;
+  return normalizeQueryInstant(value) ?? r.fail(spec.name, spec.invalid) ?? null;
 }
 
-/** `updatedSince` with its two prerequisites. */
+/** `updatedSince` with its two prerequisites (rules across parameters: by hand). */
 export function readUpdatedSince(r: ParameterReader, explicitSort: string | undefined, fields: readonly string[]): string | null {
-  const since = readInstant(r, 'updatedSince');
+  const since = readInstant(r, UPDATED_SINCE);
   if (since !== null) {
     if (explicitSort !== 'updatedAt') r.fail('updatedSince', 'requires sort=updatedAt');
     if (!fields.includes('updatedAt')) r.fail('updatedSince', 'requires fields to contain updatedAt');

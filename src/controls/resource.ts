@@ -4,30 +4,44 @@
  * `nameContains`), the member-list controls of relationship/reverse/lineup routes, detail
  * `fields`, and path ids. Resource parsers compose these; they stay pure (no I/O).
  */
+import type { TString } from '@sinclair/typebox';
 import { notFound } from '../http/errors.js';
 import { normalizeSelection } from '../plan/event-fields.js';
-import { MEMBER_SORTS, type FieldRegistry, type MemberSort } from '../plan/resource-fields.js';
-import { isPublicId, trimmedTerm } from './formats.js';
+import type { FieldRegistry, MemberSort } from '../plan/resource-fields.js';
+import { trimmedTerm } from './formats.js';
 import type { QueryPairs } from './normalized-query.js';
-import { DEFAULT_LIMIT, putPair, readCursor, readLimit, readUpdatedSince } from './paging.js';
-import { ParameterReader, type RawQuery } from './query-string.js';
+import { putPair, readCursor, readLimit, readUpdatedSince } from './paging.js';
+import { ParameterReader, schemaAccepts } from './parameter-reader.js';
+import {
+  CURSOR,
+  DEFAULT_LIMIT,
+  LIMIT,
+  LITERAL_NAME_CONTAINS,
+  MAX_TERM_LENGTH,
+  MEMBER_SORT,
+  PUBLIC_ID_SCHEMA,
+  UPDATED_SINCE,
+  csvParameter,
+  type CsvParameterSpec,
+  type EnumSchema,
+  type ParameterSpec,
+} from './parameter-schemas.js';
+import type { RawQuery } from './query-string.js';
 
-export const TERM_MESSAGE = 'must be 1-200 characters after trimming surrounding whitespace';
-
-/** A path id that is not a well-formed publicId is a 404, without any read (decisions §2). */
+/** A path id its schema (a publicId) refuses is a 404, without any read (decisions §2). */
 export function pathIds<K extends string>(params: unknown, names: readonly K[]): Record<K, string> {
   const out = {} as Record<K, string>;
   for (const name of names) {
     const value = (params as Record<string, unknown> | undefined)?.[name];
-    if (typeof value !== 'string' || !isPublicId(value)) throw notFound();
+    if (typeof value !== 'string' || !schemaAccepts(PUBLIC_ID_SCHEMA, value)) throw notFound();
     out[name] = value;
   }
   return out;
 }
 
 /** The selection in registry order (publicId always, when the item has one). */
-export function readFields<F extends string>(r: ParameterReader, reg: FieldRegistry<F>): { fields: F[]; given: boolean } {
-  const list = r.csv('fields', reg.all);
+export function readFields<F extends string>(r: ParameterReader, spec: CsvParameterSpec<F>, reg: FieldRegistry<F>): { fields: F[]; given: boolean } {
+  const list = r.csv(spec);
   const chosen = list ?? reg.defaults;
   const fields = reg.always === null ? reg.all.filter((f) => chosen.includes(f)) : normalizeSelection(reg.all, chosen, reg.always);
   return { fields, given: list !== undefined };
@@ -38,11 +52,14 @@ function putFields<F extends string>(pairs: [string, string][], reg: FieldRegist
   if (fields.join(',') !== defaults.join(',')) pairs.push(['fields', fields.join(',')]);
 }
 
-/** A literal name term (Venues, Artists, Series): trimmed 1-200 characters, not blank. */
-export function readTerm(r: ParameterReader, name: string): string | null {
-  const v = r.scalar(name);
+/**
+ * A filter term its schema accepts (not blank). Its 1-200 characters are counted after
+ * trimming, by hand: the schema cannot measure the trimmed text.
+ */
+export function readTerm(r: ParameterReader, spec: ParameterSpec<TString>): string | null {
+  const v = r.value(spec);
   if (v === undefined) return null;
-  return trimmedTerm(v) ?? r.fail(name, TERM_MESSAGE) ?? null;
+  return trimmedTerm(v, MAX_TERM_LENGTH) ?? r.fail(spec.name, spec.invalid) ?? null;
 }
 
 export interface ListControls<F extends string, S extends string> {
@@ -59,27 +76,43 @@ export interface ListControls<F extends string, S extends string> {
 
 export interface ListSpec<F extends string, S extends string> {
   readonly registry: FieldRegistry<F>;
-  readonly sorts: readonly S[];
+  readonly sort: ParameterSpec<EnumSchema<S>>;
   readonly defaultSort: S;
-  /** Accept `updatedSince` (needs an `updatedAt` sort and field). */
-  readonly updatedSince: boolean;
-  /** Accept the literal `nameContains`. */
-  readonly nameContains: boolean;
-  /** Further parameters the resource reads itself (filters). */
-  readonly extra?: readonly string[];
+  readonly fields: CsvParameterSpec<F>;
+  /**
+   * The route's query parameters in documentation order: exactly what it accepts, and what
+   * openapi.json shows. `updatedSince` and the literal `nameContains` are read when listed.
+   */
+  readonly parameters: readonly ParameterSpec[];
+  /** Member routes recognize `include` only to refuse it with their own message (decisions §2). */
+  readonly refusesInclude: boolean;
 }
 
-export function listParameters(spec: ListSpec<string, string>): string[] {
-  return [
-    'limit',
-    'cursor',
-    'fields',
-    'sort',
-    ...(spec.updatedSince ? ['updatedSince'] : []),
-    ...(spec.nameContains ? ['nameContains'] : []),
-    ...(spec.extra ?? []),
-  ];
+export interface ListOptions<F extends string, S extends string> {
+  readonly registry: FieldRegistry<F>;
+  readonly sort: ParameterSpec<EnumSchema<S>>;
+  readonly defaultSort: S;
+  /** The description of `fields` (its default selection). */
+  readonly fieldsNote: string;
+  /** Filters, documented after `cursor`; the resource reads all but `nameContains` itself. */
+  readonly filters?: readonly ParameterSpec[];
+  /** Accept `updatedSince` (needs an `updatedAt` sort and field). */
+  readonly updatedSince?: boolean;
+  readonly refusesInclude?: boolean;
 }
+
+export function listSpec<F extends string, S extends string>(o: ListOptions<F, S>): ListSpec<F, S> {
+  const fields = csvParameter('fields', o.registry.all, o.fieldsNote);
+  const parameters = [LIMIT, CURSOR, ...(o.filters ?? []), o.sort, ...(o.updatedSince ? [UPDATED_SINCE] : []), fields];
+  return { registry: o.registry, sort: o.sort, defaultSort: o.defaultSort, fields, parameters, refusesInclude: o.refusesInclude ?? false };
+}
+
+/**
+ * Relationship, reverse and lineup routes: `fields`, `limit`, `cursor`, `sort` (only `name`);
+ * `include` is refused with its own message (decisions §2).
+ */
+export const memberSpec = <F extends string>(registry: FieldRegistry<F>, fieldsNote: string): ListSpec<F, MemberSort> =>
+  listSpec({ registry, sort: MEMBER_SORT, defaultSort: 'name', fieldsNote, refusesInclude: true });
 
 /**
  * Reads a collection's common controls. `extra` reads the resource's own filters (their pairs
@@ -89,17 +122,16 @@ export function parseListControls<F extends string, S extends string, X>(
   raw: RawQuery,
   spec: ListSpec<F, S>,
   extra: (r: ParameterReader, pairs: [string, string][]) => X = () => undefined as X,
-  allowed: readonly string[] = listParameters(spec),
 ): ListControls<F, S> & { readonly filters: X } {
-  const r = new ParameterReader(raw, allowed);
+  const r = new ParameterReader(raw, spec.parameters, spec.refusesInclude ? ['include'] : []);
   const limit = readLimit(r);
   const cursor = readCursor(r);
-  const sortText = r.oneOf('sort', spec.sorts);
+  const sortText = r.value(spec.sort);
   const sort = sortText ?? spec.defaultSort;
-  const { fields } = readFields(r, spec.registry);
-  const updatedSince = spec.updatedSince ? readUpdatedSince(r, sortText, fields) : null;
-  const nameContains = spec.nameContains ? readTerm(r, 'nameContains') : null;
-  if (allowed.includes('include') && r.has('include')) r.fail('include', 'not supported on this route (items are already the rich projection)');
+  const { fields } = readFields(r, spec.fields, spec.registry);
+  const updatedSince = spec.parameters.includes(UPDATED_SINCE) ? readUpdatedSince(r, sortText, fields) : null;
+  const nameContains = spec.parameters.includes(LITERAL_NAME_CONTAINS) ? readTerm(r, LITERAL_NAME_CONTAINS) : null;
+  if (spec.refusesInclude && r.has('include')) r.fail('include', 'not supported on this route (items are already the rich projection)');
   const pairs: [string, string][] = [];
   const filters = extra(r, pairs);
   r.finish();
@@ -111,19 +143,25 @@ export function parseListControls<F extends string, S extends string, X>(
   return { limit, cursor, sort, fields, updatedSince, nameContains, normalized: pairs, filters };
 }
 
-/**
- * Relationship, reverse and lineup routes: `fields`, `limit`, `cursor`, `sort` (only `name`);
- * `include` is refused with its own message (decisions §2).
- */
-export function parseMemberControls<F extends string>(raw: RawQuery, reg: FieldRegistry<F>): ListControls<F, MemberSort> {
-  const spec: ListSpec<F, MemberSort> = { registry: reg, sorts: MEMBER_SORTS, defaultSort: 'name', updatedSince: false, nameContains: false };
-  return parseListControls(raw, spec, () => undefined, [...listParameters(spec), 'include']);
+export function parseMemberControls<F extends string>(raw: RawQuery, spec: ListSpec<F, MemberSort>): ListControls<F, MemberSort> {
+  return parseListControls(raw, spec);
 }
 
 /** Detail routes accept only `fields`; absent, every field is selected (decisions §5). */
-export function parseDetailFields<F extends string>(raw: RawQuery, reg: FieldRegistry<F>): F[] {
-  const r = new ParameterReader(raw, ['fields']);
-  const { fields } = readFields(r, reg);
+export interface DetailSpec<F extends string> {
+  readonly registry: FieldRegistry<F>;
+  readonly fields: CsvParameterSpec<F>;
+  readonly parameters: readonly ParameterSpec[];
+}
+
+export function detailSpec<F extends string>(registry: FieldRegistry<F>): DetailSpec<F> {
+  const fields = csvParameter('fields', registry.all, 'Replaces the detail selection (default: every field)');
+  return { registry, fields, parameters: [fields] };
+}
+
+export function parseDetailFields<F extends string>(raw: RawQuery, spec: DetailSpec<F>): F[] {
+  const r = new ParameterReader(raw, spec.parameters);
+  const { fields } = readFields(r, spec.fields, spec.registry);
   r.finish();
   return fields;
 }

@@ -1,30 +1,22 @@
 /**
  * GET /v1/venues controls (spec: GET /v1/venues): the shared collection controls plus the
  * Venue filters `locality` (trimmed, case-insensitive equality), `countryCode` (exact) and
- * `statusCode`. Pure.
+ * `statusCode`, each checked by its schema (parameter-schemas.ts). Pure.
  */
-import {
-  NAMED_SORTS,
-  VENUE_DEFAULT_FIELDS,
-  VENUE_FIELDS,
-  VENUE_STATUSES,
-  registry,
-  type NamedSort,
-  type VenueField,
-  type VenueStatus,
-} from '../plan/resource-fields.js';
+import { VENUE_DEFAULT_FIELDS, VENUE_FIELDS, registry, type NamedSort, type VenueField, type VenueStatus } from '../plan/resource-fields.js';
 import { putPair } from './paging.js';
+import { COUNTRY_CODE, LITERAL_NAME_CONTAINS, LOCALITY, NAMED_SORT, VENUE_STATUS } from './parameter-schemas.js';
 import type { RawQuery } from './query-string.js';
-import { parseListControls, readTerm, type ListControls, type ListSpec } from './resource.js';
+import { listSpec, parseListControls, readTerm, type ListControls, type ListSpec } from './resource.js';
 
-export const VENUE_LIST: ListSpec<VenueField, NamedSort> = {
+export const VENUE_LIST: ListSpec<VenueField, NamedSort> = listSpec({
   registry: registry(VENUE_FIELDS, VENUE_DEFAULT_FIELDS),
-  sorts: NAMED_SORTS,
+  sort: NAMED_SORT,
   defaultSort: 'name',
+  fieldsNote: 'Replaces the default selection (publicId, slug, name, statusCode, location, profileMedia)',
+  filters: [LITERAL_NAME_CONTAINS, LOCALITY, COUNTRY_CODE, VENUE_STATUS],
   updatedSince: true,
-  nameContains: true,
-  extra: ['locality', 'countryCode', 'statusCode'],
-};
+});
 
 export interface VenueFilters {
   /** Trimmed; compared case-insensitively with the trimmed stored locality. */
@@ -37,9 +29,9 @@ export type VenueControls = ListControls<VenueField, NamedSort> & { readonly fil
 
 export function parseVenueControls(raw: RawQuery): VenueControls {
   return parseListControls(raw, VENUE_LIST, (r, pairs): VenueFilters => {
-    const locality = readTerm(r, 'locality');
-    const countryCode = r.matching('countryCode', (v) => /^[A-Z]{2}$/.test(v), 'must be two uppercase letters') ?? null;
-    const statusCode = r.oneOf('statusCode', VENUE_STATUSES) ?? null;
+    const locality = readTerm(r, LOCALITY);
+    const countryCode = r.value(COUNTRY_CODE) ?? null;
+    const statusCode = r.value(VENUE_STATUS) ?? null;
     putPair(pairs, 'locality', locality);
     putPair(pairs, 'countryCode', countryCode);
     putPair(pairs, 'statusCode', statusCode);

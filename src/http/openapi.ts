@@ -1,29 +1,29 @@
 /**
  * The machine-readable contract (spec: Versioning): OpenAPI 3.1.0, contract version 1.0.0,
  * environment-independent (no servers), each operation embedding its schemas inline. Built from
- * the same TypeBox schemas and parameter specs the service and its tests use.
+ * the same TypeBox schemas the service serializes with and the same parameter specs its
+ * controls validate requests with (controls/parameter-schemas.ts, controls/lists.ts): each
+ * operation documents exactly the parameter list its route's parser accepts.
  */
-import type { TSchema } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { ErrorEnvelope, objectOf, pageOf } from './schemas/common.js';
 import { Event } from './schemas/event.js';
 import {
-  ARTIST_MEMBER_QUERY,
-  ARTIST_QUERY,
-  EDITION_PROGRAM_QUERY,
-  EDITION_QUERY,
-  EVENT_DETAIL_QUERY,
-  EVENT_QUERY,
-  SERIES_MEMBERSHIP_QUERY,
-  SERIES_QUERY,
-  VENUE_MEMBER_QUERY,
-  VENUE_QUERY,
-  detailQuery,
-  pathId,
-  type ParameterSpec,
-} from './schemas/parameters.js';
+  ARTIST_DETAIL,
+  ARTIST_LIST,
+  ARTIST_MEMBERS,
+  EDITION_DETAIL,
+  EDITION_LIST,
+  EDITION_PROGRAMS,
+  SERIES_DETAIL,
+  SERIES_LIST,
+  SERIES_MEMBERSHIPS,
+  VENUE_DETAIL,
+  VENUE_MEMBERS,
+} from '../controls/lists.js';
+import { EVENT_DETAIL_QUERY, EVENT_QUERY, pathId, type ParameterSpec } from '../controls/parameter-schemas.js';
+import { VENUE_LIST } from '../controls/venues.js';
 import { Artist, Edition, EditionProgram, Series, SeriesMembership, Venue } from './schemas/resources.js';
-import { ARTIST_FIELDS, EDITION_FIELDS, SERIES_FIELDS, VENUE_FIELDS } from '../plan/resource-fields.js';
-import { Type } from '@sinclair/typebox';
 
 export interface OperationSpec {
   readonly path: string;
@@ -52,21 +52,21 @@ function RESOURCE_OPERATIONS(): OperationSpec[] {
   ): OperationSpec => ({ path, operationId, summary, kind, parameters, response });
   return [
     op('/v1/events/:eventId', 'getEvent', 'An active Event with every field', 'detail', [eventId, ...EVENT_DETAIL_QUERY], objectOf(Event)),
-    op('/v1/events/:eventId/artists', 'listEventArtists', "The Event's active Artists (rich items)", 'collection', [eventId, ...ARTIST_MEMBER_QUERY], pageOf(Artist)),
-    op('/v1/events/:eventId/venues', 'listEventVenues', "The Event's active Venues (rich items)", 'collection', [eventId, ...VENUE_MEMBER_QUERY], pageOf(Venue)),
-    op('/v1/events/:eventId/series', 'listEventSeries', 'Series the Event belongs to directly', 'collection', [eventId, ...SERIES_MEMBERSHIP_QUERY], pageOf(SeriesMembership)),
-    op('/v1/events/:eventId/editions', 'listEventEditions', 'Edition programs the Event is in, each with its Series', 'collection', [eventId, ...EDITION_PROGRAM_QUERY], pageOf(EditionProgram)),
-    op('/v1/artists', 'listArtists', 'A page of active Artists', 'collection', ARTIST_QUERY, pageOf(Artist)),
-    op('/v1/artists/:artistId', 'getArtist', 'An active Artist with every field', 'detail', [artistId, ...detailQuery(ARTIST_FIELDS)], objectOf(Artist)),
-    op('/v1/venues', 'listVenues', 'A page of active Venues', 'collection', VENUE_QUERY, pageOf(Venue)),
-    op('/v1/venues/:venueId', 'getVenue', 'An active Venue with every field', 'detail', [venueId, ...detailQuery(VENUE_FIELDS)], objectOf(Venue)),
-    op('/v1/series', 'listSeries', 'A page of active Series', 'collection', SERIES_QUERY, pageOf(Series)),
-    op('/v1/series/:seriesId', 'getSeries', 'An active Series with every field', 'detail', [seriesId, ...detailQuery(SERIES_FIELDS)], objectOf(Series)),
-    op('/v1/series/:seriesId/artists', 'listSeriesArtists', 'Lineup: active Artists of the active Events in the Series context', 'collection', [seriesId, ...ARTIST_MEMBER_QUERY], pageOf(Artist)),
-    op('/v1/series/:seriesId/editions', 'listSeriesEditions', 'The active Editions of the Series', 'collection', [seriesId, ...EDITION_QUERY], pageOf(Edition)),
-    op('/v1/series/:seriesId/editions/:editionId', 'getEdition', 'An active Edition of an active Series, with every field', 'detail', [seriesId, editionId, ...detailQuery(EDITION_FIELDS)], objectOf(Edition)),
-    op('/v1/series/:seriesId/editions/:editionId/venues', 'listEditionVenues', "The Edition's official active Venues", 'collection', [seriesId, editionId, ...VENUE_MEMBER_QUERY], pageOf(Venue)),
-    op('/v1/series/:seriesId/editions/:editionId/artists', 'listEditionArtists', "Lineup: active Artists of the active Events in the Edition's program", 'collection', [seriesId, editionId, ...ARTIST_MEMBER_QUERY], pageOf(Artist)),
+    op('/v1/events/:eventId/artists', 'listEventArtists', "The Event's active Artists (rich items)", 'collection', [eventId, ...ARTIST_MEMBERS.parameters], pageOf(Artist)),
+    op('/v1/events/:eventId/venues', 'listEventVenues', "The Event's active Venues (rich items)", 'collection', [eventId, ...VENUE_MEMBERS.parameters], pageOf(Venue)),
+    op('/v1/events/:eventId/series', 'listEventSeries', 'Series the Event belongs to directly', 'collection', [eventId, ...SERIES_MEMBERSHIPS.parameters], pageOf(SeriesMembership)),
+    op('/v1/events/:eventId/editions', 'listEventEditions', 'Edition programs the Event is in, each with its Series', 'collection', [eventId, ...EDITION_PROGRAMS.parameters], pageOf(EditionProgram)),
+    op('/v1/artists', 'listArtists', 'A page of active Artists', 'collection', ARTIST_LIST.parameters, pageOf(Artist)),
+    op('/v1/artists/:artistId', 'getArtist', 'An active Artist with every field', 'detail', [artistId, ...ARTIST_DETAIL.parameters], objectOf(Artist)),
+    op('/v1/venues', 'listVenues', 'A page of active Venues', 'collection', VENUE_LIST.parameters, pageOf(Venue)),
+    op('/v1/venues/:venueId', 'getVenue', 'An active Venue with every field', 'detail', [venueId, ...VENUE_DETAIL.parameters], objectOf(Venue)),
+    op('/v1/series', 'listSeries', 'A page of active Series', 'collection', SERIES_LIST.parameters, pageOf(Series)),
+    op('/v1/series/:seriesId', 'getSeries', 'An active Series with every field', 'detail', [seriesId, ...SERIES_DETAIL.parameters], objectOf(Series)),
+    op('/v1/series/:seriesId/artists', 'listSeriesArtists', 'Lineup: active Artists of the active Events in the Series context', 'collection', [seriesId, ...ARTIST_MEMBERS.parameters], pageOf(Artist)),
+    op('/v1/series/:seriesId/editions', 'listSeriesEditions', 'The active Editions of the Series', 'collection', [seriesId, ...EDITION_LIST.parameters], pageOf(Edition)),
+    op('/v1/series/:seriesId/editions/:editionId', 'getEdition', 'An active Edition of an active Series, with every field', 'detail', [seriesId, editionId, ...EDITION_DETAIL.parameters], objectOf(Edition)),
+    op('/v1/series/:seriesId/editions/:editionId/venues', 'listEditionVenues', "The Edition's official active Venues", 'collection', [seriesId, editionId, ...VENUE_MEMBERS.parameters], pageOf(Venue)),
+    op('/v1/series/:seriesId/editions/:editionId/artists', 'listEditionArtists', "Lineup: active Artists of the active Events in the Edition's program", 'collection', [seriesId, editionId, ...ARTIST_MEMBERS.parameters], pageOf(Artist)),
   ];
 }
 
