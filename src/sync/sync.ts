@@ -19,31 +19,19 @@
  * either the old or the new file. A collection's data file is renamed before the state that
  * advances its checkpoint: a crash in between re-reads from the old checkpoint, and dedupe by
  * publicId makes that harmless. A crash during a traversal writes nothing: the next run starts
- * the traversal again, losing and duplicating nothing.
+ * the traversal again, losing and duplicating nothing. (files.ts holds the file handling.)
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient, type ClientOptions, type Event, type Venue } from '../client/index.js';
+import { createClient, type ClientOptions } from '../client/index.js';
 import { EVENT_FIELDS } from '../plan/event-fields.js';
 import { VENUE_FIELDS } from '../plan/resource-fields.js';
+import { COLLECTIONS, SyncError, emptyState, readMirror, readState, writeMirror, writeState, type CollectionName, type MirrorRecord, type SyncState } from './files.js';
 
-export const COLLECTIONS = ['events', 'venues'] as const;
-export type CollectionName = (typeof COLLECTIONS)[number];
-type MirrorRecord = (Event | Venue) & { publicId: string; updatedAt?: string };
+export { COLLECTIONS, SyncError, emptyState, readMirror, readState, writeAtomic, type CollectionName, type SyncState } from './files.js';
 
 const PATHS = { events: '/v1/events', venues: '/v1/venues' } as const;
 const FIELDS: Record<CollectionName, readonly string[]> = { events: EVENT_FIELDS, venues: VENUE_FIELDS };
-
-export interface SyncState {
-  readonly version: 1;
-  readonly baseUrl: string;
-  /** Completed runs. */
-  readonly runs: number;
-  /** The run number (1-based) of the last completed full traversal, or null. */
-  readonly lastFullRun: number | null;
-  /** Greatest `updatedAt` string seen per collection (null: nothing seen yet). */
-  readonly checkpoints: Readonly<Record<CollectionName, string | null>>;
-}
 
 export interface SyncOptions {
   readonly baseUrl: string;
@@ -87,61 +75,7 @@ export interface SyncReport {
   readonly collections: Readonly<Record<CollectionName, CollectionReport>>;
 }
 
-export class SyncError extends Error {
-  override name = 'SyncError';
-}
-
 export const DEFAULT_FULL_EVERY = 24;
-
-export function emptyState(baseUrl: string): SyncState {
-  return { version: 1, baseUrl, runs: 0, lastFullRun: null, checkpoints: { events: null, venues: null } };
-}
-
-export function readState(outDir: string): SyncState | null {
-  const file = join(outDir, 'state.json');
-  if (!existsSync(file)) return null;
-  let state: SyncState;
-  try {
-    state = JSON.parse(readFileSync(file, 'utf8')) as SyncState;
-  } catch (err) {
-    throw new SyncError(`${file} is not valid JSON (${(err as Error).message})`);
-  }
-  if (state.version !== 1 || typeof state.runs !== 'number' || typeof state.checkpoints !== 'object') {
-    throw new SyncError(`${file} is not a lineup sync state`);
-  }
-  return state;
-}
-
-/** The mirror of one collection, keyed by publicId. */
-export function readMirror(outDir: string, collection: CollectionName): Map<string, MirrorRecord> {
-  const file = join(outDir, `${collection}.jsonl`);
-  const map = new Map<string, MirrorRecord>();
-  if (!existsSync(file)) return map;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (line === '') continue;
-    const record = JSON.parse(line) as MirrorRecord;
-    map.set(record.publicId, record);
-  }
-  return map;
-}
-
-/** Writes `text` to `file` atomically: temporary file, fsync, rename. */
-export function writeAtomic(file: string, text: string): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  const fd = openSync(tmp, 'w');
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
-}
-
-function writeMirror(outDir: string, collection: CollectionName, mirror: Map<string, MirrorRecord>): void {
-  const ids = [...mirror.keys()].sort(); // code-unit order = bytewise for 0-9A-Za-z
-  writeAtomic(join(outDir, `${collection}.jsonl`), ids.map((id) => `${JSON.stringify(mirror.get(id))}\n`).join(''));
-}
 
 /** The greater of two `updatedAt` strings (string comparison; null is less than anything). */
 export function maxMarker(a: string | null, b: string | null | undefined): string | null {
@@ -160,7 +94,7 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
   for (const name of readdirSync(opts.outDir)) {
     if (/^(events\.jsonl|venues\.jsonl|state\.json)\.tmp-\d+$/.test(name)) rmSync(join(opts.outDir, name), { force: true });
   }
-  let state = readState(opts.outDir) ?? emptyState(baseUrl);
+  let state: SyncState = readState(opts.outDir) ?? emptyState(baseUrl);
   if (state.baseUrl !== baseUrl) {
     throw new SyncError(`${opts.outDir} mirrors ${state.baseUrl}, not ${baseUrl}; use another --out directory`);
   }
@@ -207,11 +141,11 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
     opts.afterDataWrite?.(collection);
     const checkpoint = maxMarker(previous, greatest);
     state = { ...state, checkpoints: { ...state.checkpoints, [collection]: checkpoint } };
-    writeAtomic(join(opts.outDir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
+    writeState(opts.outDir, state);
     reports[collection] = { mode, pages, read, mirrored: mirror.size, removed, checkpoint };
   }
 
   state = { ...state, runs: run, lastFullRun: full ? run : state.lastFullRun };
-  writeAtomic(join(opts.outDir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
+  writeState(opts.outDir, state);
   return { run, mode, collections: reports };
 }

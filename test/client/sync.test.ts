@@ -6,42 +6,14 @@
  */
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EVENT_FIELDS } from '../../src/plan/event-fields.js';
-import { VENUE_FIELDS } from '../../src/plan/resource-fields.js';
 import { readMirror, readState, sync, type SyncOptions } from '../../src/sync/sync.js';
 import { LineupNetworkError } from '../../src/client/index.js';
 import { main } from '../../src/cli.js';
 import { engines } from '../helper.js';
 import { EV, VE, contractFetch, openClientWorld, serverState, type ClientWorld } from './world.js';
-
-const FIELDS = { events: EVENT_FIELDS.join(','), venues: VENUE_FIELDS.join(',') };
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'lineup-sync-'));
-  dirs.push(dir);
-  return dir;
-};
-const snapshot = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
-const lines = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8').split('\n').filter(Boolean);
-
-/** The mirror equals the server, record for record (every field). */
-async function assertConverged(w: ClientWorld, dir: string) {
-  const server = await serverState(w.server.base, FIELDS);
-  for (const c of ['events', 'venues'] as const) {
-    const mirror = readMirror(dir, c);
-    assert.deepEqual([...mirror.keys()].sort(), [...server[c].keys()].sort(), `${c}: the same publicIds`);
-    for (const [id, record] of server[c]) assert.deepEqual(mirror.get(id), record, `${c} ${id}`);
-    const ids = lines(dir, `${c}.jsonl`).map((l) => JSON.parse(l).publicId as string);
-    assert.equal(new Set(ids).size, ids.length, `${c}.jsonl holds each publicId once`);
-  }
-  const greatest = (m: Map<string, Record<string, unknown>>) => [...m.values()].map((r) => r.updatedAt as string).sort().at(-1) ?? null;
-  const state = readState(dir)!;
-  assert.equal(state.checkpoints.events, greatest(server.events));
-  assert.equal(state.checkpoints.venues, greatest(server.venues));
-}
+import { FIELDS, assertConverged, removeTempDirs, snapshot, tempDir } from './sync-helpers.js';
 
 /**
  * A fetch that, before forwarding page number k (1-based, counted over the whole run) of a
@@ -62,9 +34,7 @@ function mutatingFetch(w: ClientWorld, mutations: Record<number, () => void>, ur
   });
 }
 
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+afterEach(removeTempDirs);
 
 for (const engine of engines()) {
   describe(`lineup sync against the server on ${engine.name}`, () => {
@@ -125,7 +95,7 @@ for (const engine of engines()) {
       const m2 = readMirror(dir, 'events');
       assert.ok(r2.collections.events.pages >= 3, `the Events traversal spans the edits (${r2.collections.events.pages} pages)`);
       assert.equal(m2.get(EV(7))!.name, 'Event 7, renamed during run 2', 'an edit behind the cursor moves ahead of it');
-      assert.deepEqual(m2.get(EV(8))!.venues, (await w.server.json(`/v1/events/${EV(8)}?fields=venues`)).body.data.venues, 'membership edits advance the Event marker');
+      assert.deepEqual((m2.get(EV(8)) as Record<string, unknown>).venues, (await w.server.json(`/v1/events/${EV(8)}?fields=venues`)).body.data.venues, 'membership edits advance the Event marker');
       assert.ok(m2.has(EV(5)), 'absence in an incremental read never removes');
       assert.ok(readMirror(dir, 'venues').has(VE(9)));
       assert.ok(readState(dir)!.checkpoints.events! >= cp1, 'the checkpoint never goes back');

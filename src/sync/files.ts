@@ -1,0 +1,118 @@
+/**
+ * The durable files of a mirror directory (see the module comment of sync.ts): the state, the
+ * mirror files, atomic replacement, and a line reader that never holds a whole file in one string
+ * (a mirror or a journal of 1,000,000 Events is larger than the longest string V8 allows).
+ */
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readSync, renameSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Event, Venue } from '../client/index.js';
+
+export const COLLECTIONS = ['events', 'venues'] as const;
+export type CollectionName = (typeof COLLECTIONS)[number];
+export type MirrorRecord = (Event | Venue) & { publicId: string; updatedAt?: string };
+
+export class SyncError extends Error {
+  override name = 'SyncError';
+}
+
+export interface SyncState {
+  readonly version: 1;
+  readonly baseUrl: string;
+  /** Completed runs. */
+  readonly runs: number;
+  /** The run number (1-based) of the last completed full traversal, or null. */
+  readonly lastFullRun: number | null;
+  /** Greatest `updatedAt` string seen per collection (null: nothing seen yet). */
+  readonly checkpoints: Readonly<Record<CollectionName, string | null>>;
+}
+
+export function emptyState(baseUrl: string): SyncState {
+  return { version: 1, baseUrl, runs: 0, lastFullRun: null, checkpoints: { events: null, venues: null } };
+}
+
+export function readState(outDir: string): SyncState | null {
+  const file = join(outDir, 'state.json');
+  if (!existsSync(file)) return null;
+  let state: SyncState;
+  try {
+    state = JSON.parse(readFileSync(file, 'utf8')) as SyncState;
+  } catch (err) {
+    throw new SyncError(`${file} is not valid JSON (${(err as Error).message})`);
+  }
+  if (state.version !== 1 || typeof state.runs !== 'number' || typeof state.checkpoints !== 'object') {
+    throw new SyncError(`${file} is not a lineup sync state`);
+  }
+  return state;
+}
+
+export function writeState(outDir: string, state: SyncState): void {
+  writeAtomic(join(outDir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/**
+ * Calls `onLine(text, end)` for every newline-terminated line of `file`, `end` being the byte
+ * offset just past its newline. Returns the bytes after the last newline (a torn last write).
+ */
+export function forEachLine(file: string, onLine: (line: string, end: number) => void): number {
+  const fd = openSync(file, 'r');
+  try {
+    const chunk = Buffer.alloc(1 << 20);
+    let carry = Buffer.alloc(0);
+    let offset = 0; // bytes of the file consumed into complete lines
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) return carry.length;
+      let buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+      let nl: number;
+      while ((nl = buf.indexOf(0x0a)) !== -1) {
+        offset += nl + 1;
+        onLine(buf.toString('utf8', 0, nl), offset);
+        buf = buf.subarray(nl + 1);
+      }
+      carry = Buffer.from(buf); // a copy: `chunk` is reused
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The mirror of one collection, keyed by publicId. */
+export function readMirror(outDir: string, collection: CollectionName): Map<string, MirrorRecord> {
+  const file = join(outDir, `${collection}.jsonl`);
+  const map = new Map<string, MirrorRecord>();
+  if (!existsSync(file)) return map;
+  forEachLine(file, (line) => {
+    if (line === '') return;
+    const record = JSON.parse(line) as MirrorRecord;
+    map.set(record.publicId, record);
+  });
+  return map;
+}
+
+/** Writes `file` atomically: temporary file written by `write`, fsync, rename. */
+function replaceFile(file: string, write: (fd: number) => void): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  const fd = openSync(tmp, 'w');
+  try {
+    write(fd);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+}
+
+/** Writes `text` to `file` atomically: temporary file, fsync, rename. */
+export function writeAtomic(file: string, text: string): void {
+  replaceFile(file, (fd) => writeSync(fd, text));
+}
+
+/** Replaces a mirror file with `mirror`, one record per line ordered by publicId. */
+export function writeMirror(outDir: string, collection: CollectionName, mirror: ReadonlyMap<string, MirrorRecord>): void {
+  const ids = [...mirror.keys()].sort(); // code-unit order = bytewise for 0-9A-Za-z
+  replaceFile(join(outDir, `${collection}.jsonl`), (fd) => {
+    for (let i = 0; i < ids.length; i += 1000) {
+      writeSync(fd, ids.slice(i, i + 1000).map((id) => `${JSON.stringify(mirror.get(id))}\n`).join(''));
+    }
+  });
+}
