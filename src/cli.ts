@@ -33,7 +33,9 @@ const HELP: Record<string, string> = {
     'greatest updatedAt seen, inclusive), deduplicated by publicId; every N runs (default 24, and on the\n' +
     'first run or with --full) a full traversal replaces the mirror and removes what is gone. Files are\n' +
     'replaced atomically: an interrupted run changes nothing and the next run resumes from the last\n' +
-    'checkpoint. Exit codes: 0 done, 1 the API or the network failed, 2 bad arguments or DIR.',
+    'checkpoint. One sync at a time per DIR (DIR/sync.lock; the lock of a process that no longer runs\n' +
+    'is taken over). Exit codes: 0 done, 1 the API or the network failed, 2 bad arguments, or DIR\n' +
+    'unusable or locked.',
 };
 
 class UsageError extends Error {}
@@ -205,6 +207,10 @@ async function runSync(baseUrl: string, outDir: string, fullEvery: number, force
       fullEvery,
       forceFull,
       onProgress: tty ? (p) => process.stderr.write(`\r${p.mode} sync: ${p.collection}: ${p.pages} pages, ${p.records.toLocaleString('en')} records`) : undefined,
+      onNotice: (message) => {
+        if (tty) process.stderr.write('\r\x1b[K');
+        console.error(`lineup: sync: ${message}`);
+      },
       client: {
         onRetry: ({ url, waitMs, reason }) => {
           if (tty) process.stderr.write(`\n${reason} on ${url}; retrying in ${Math.ceil(waitMs / 1000)} s\n`);

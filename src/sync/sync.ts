@@ -20,6 +20,10 @@
  * advances its checkpoint: a crash in between re-reads from the old checkpoint, and dedupe by
  * publicId makes that harmless. A crash during a traversal writes nothing: the next run starts
  * the traversal again, losing and duplicating nothing. (files.ts holds the file handling.)
+ *
+ * One run at a time (lock.ts): `sync.lock` is taken before anything in DIR is read or written and
+ * released on success and on failure; a live holder refuses the run (SyncError), a stale one (its
+ * pid no longer runs on this host) is taken over with a notice.
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -27,8 +31,10 @@ import { createClient, type ClientOptions } from '../client/index.js';
 import { EVENT_FIELDS } from '../plan/event-fields.js';
 import { VENUE_FIELDS } from '../plan/resource-fields.js';
 import { COLLECTIONS, SyncError, emptyState, readMirror, readState, writeMirror, writeState, type CollectionName, type MirrorRecord, type SyncState } from './files.js';
+import { acquireLock } from './lock.js';
 
 export { COLLECTIONS, SyncError, emptyState, readMirror, readState, writeAtomic, type CollectionName, type SyncState } from './files.js';
+export { LOCK_FILE } from './lock.js';
 
 const PATHS = { events: '/v1/events', venues: '/v1/venues' } as const;
 const FIELDS: Record<CollectionName, readonly string[]> = { events: EVENT_FIELDS, venues: VENUE_FIELDS };
@@ -44,6 +50,8 @@ export interface SyncOptions {
   readonly limit?: number;
   /** Progress reports (the CLI prints them on a terminal). */
   readonly onProgress?: (p: SyncProgress) => void;
+  /** One-line notices (a stale lock taken over). */
+  readonly onNotice?: (message: string) => void;
   /** Passed to the client (fetch, sleep, retries… mostly for tests). */
   readonly client?: Omit<ClientOptions, 'baseUrl'>;
   /** Test hook: called after a collection's data file was written, before its checkpoint. */
@@ -90,6 +98,15 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
   const limit = opts.limit ?? 50;
   const baseUrl = new URL(opts.baseUrl).href.replace(/\/+$/, '');
   mkdirSync(opts.outDir, { recursive: true });
+  const lock = await acquireLock(opts.outDir, opts.onNotice ?? (() => {}));
+  try {
+    return await locked(opts, baseUrl, fullEvery, limit);
+  } finally {
+    lock.release();
+  }
+}
+
+async function locked(opts: SyncOptions, baseUrl: string, fullEvery: number, limit: number): Promise<SyncReport> {
   // Temporary files a crashed run left behind (never renamed, so never part of the mirror).
   for (const name of readdirSync(opts.outDir)) {
     if (/^(events\.jsonl|venues\.jsonl|state\.json)\.tmp-\d+$/.test(name)) rmSync(join(opts.outDir, name), { force: true });
