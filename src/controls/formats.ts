@@ -35,13 +35,6 @@ export function normalizeQueryInstant(value: string): string | null {
   return `${m[1]}T${m[2]}:${m[3]}:${m[4]}.${fraction}Z`;
 }
 
-/** `limit`: a string of a positive integer 1..max (no sign, no exponent, no leading zeros). */
-export function parseLimit(value: string, max: number): number | null {
-  if (!/^[1-9]\d{0,3}$/.test(value)) return null;
-  const n = Number(value);
-  return n <= max ? n : null;
-}
-
 /** Trimmed name-filter text: 1..200 characters after trimming, or null. */
 export function trimmedTerm(value: string, max = 200): string | null {
   const trimmed = value.trim();

@@ -4,6 +4,7 @@
  * explicit `sort=updatedAt` and a selected `updatedAt`: spec GET /v1/events, GET /v1/venues).
  * Their schemas are in parameter-schemas.ts.
  */
+import type { TString } from '@sinclair/typebox';
 import { normalizeQueryInstant } from './formats.js';
 import type { ParameterReader } from './parameter-reader.js';
 import { CURSOR, DEFAULT_LIMIT, LIMIT, UPDATED_SINCE, type ParameterSpec } from './parameter-schemas.js';
@@ -20,7 +21,7 @@ export function readCursor(r: ParameterReader): string | null {
  * A query instant its schema accepts. Whether its date exists (2023-02-29) is checked by hand;
  * the result is normalized to six fractional digits (spec: Events rule 10).
  */
-export function readInstant(r: ParameterReader, spec: ParameterSpec<typeof UPDATED_SINCE.schema>): string | null {
+export function readInstant(r: ParameterReader, spec: ParameterSpec<TString>): string | null {
   const value = r.value(spec);
   if (value === undefined) return null;
   return normalizeQueryInstant(value) ?? r.fail(spec.name, spec.invalid) ?? null;

@@ -1,7 +1,7 @@
 /** Common formats (spec: Resources › Common formats; GET /v1/events parameter table). */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { daysInMonth, isDate, isPublicId, normalizeQueryInstant, parseLimit, trimmedTerm } from '../../src/controls/formats.js';
+import { daysInMonth, isDate, isPublicId, normalizeQueryInstant, trimmedTerm } from '../../src/controls/formats.js';
 
 describe('formats', () => {
   test('isDate: calendar dates with leap years, years 0001-9999', () => {
@@ -40,15 +40,6 @@ describe('formats', () => {
       '',
     ]) {
       assert.equal(normalizeQueryInstant(v), null, v);
-    }
-  });
-
-  test('parseLimit: 1..max, digits only, no leading zero, sign or exponent', () => {
-    assert.equal(parseLimit('1', 50), 1);
-    assert.equal(parseLimit('50', 50), 50);
-    assert.equal(parseLimit('20', 50), 20);
-    for (const v of ['0', '51', '01', '1e1', '-1', '+1', '1.0', ' 1', '1 ', '', 'ten', '0x1', '99999999999999999999', '５']) {
-      assert.equal(parseLimit(v, 50), null, v);
     }
   });
 

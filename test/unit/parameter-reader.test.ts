@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { Type } from '@sinclair/typebox';
 import { throws400 } from '../fixtures/events-errors.js';
 import { ParameterReader } from '../../src/controls/parameter-reader.js';
-import { csvParameter, enumParameter, pathId, queryParameter, type ParameterSpec } from '../../src/controls/parameter-schemas.js';
+import { LIMIT, csvParameter, enumParameter, pathId, queryParameter, type ParameterSpec } from '../../src/controls/parameter-schemas.js';
 import { parseQueryString } from '../../src/controls/query-string.js';
 
 const dir = enumParameter('a', ['up', 'down'], 'direction');
@@ -82,6 +82,15 @@ describe('ParameterReader', () => {
       const r = reader(`n=${bad}`);
       assert.equal(r.integer(count), undefined, bad);
       assert.deepEqual(r.details, [{ parameter: 'n', message: 'must be 1-5' }], bad);
+    }
+  });
+
+  test('limit: 1-50 from its schema, digits only, no leading zero, sign or exponent', () => {
+    for (const ok of [1, 20, 50]) assert.equal(reader(`limit=${ok}`, [LIMIT]).integer(LIMIT), ok);
+    for (const bad of ['0', '51', '01', '1e1', '-1', '%2B1', '1.0', '%201', '1%20', 'ten', '0x1', '99999999999999999999', '５']) {
+      const r = reader(`limit=${bad}`, [LIMIT]);
+      assert.equal(r.integer(LIMIT), undefined, bad);
+      assert.deepEqual(r.details, [{ parameter: 'limit', message: 'must be a whole number from 1 to 50' }], bad);
     }
   });
 
