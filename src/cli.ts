@@ -32,10 +32,10 @@ const HELP: Record<string, string> = {
     'following the incremental reading rules: each run reads what changed since the checkpoint (the\n' +
     'greatest updatedAt seen, inclusive), deduplicated by publicId; every N runs (default 24, and on the\n' +
     'first run or with --full) a full traversal replaces the mirror and removes what is gone. Files are\n' +
-    'replaced atomically: an interrupted run changes nothing and the next run resumes from the last\n' +
-    'checkpoint. One sync at a time per DIR (DIR/sync.lock; the lock of a process that no longer runs\n' +
-    'is taken over). Exit codes: 0 done, 1 the API or the network failed, 2 bad arguments, or DIR\n' +
-    'unusable or locked.',
+    'replaced atomically. Each page read is journaled in DIR (events.journal.jsonl, venues.journal.jsonl):\n' +
+    'the next run of the same kind continues an interrupted traversal from its last page. One sync at a\n' +
+    'time per DIR (DIR/sync.lock; the lock of a process that no longer runs is taken over).\n' +
+    'Exit codes: 0 done, 1 the API or the network failed, 2 bad arguments, or DIR unusable or locked.',
 };
 
 class UsageError extends Error {}
@@ -219,14 +219,14 @@ async function runSync(baseUrl: string, outDir: string, fullEvery: number, force
     });
     if (tty) process.stderr.write('\n');
     for (const [name, c] of Object.entries(report.collections)) {
-      console.log(`run ${report.run} (${c.mode}) ${name}: ${c.read} read in ${c.pages} pages, ${c.mirrored} mirrored, ${c.removed} removed, checkpoint ${c.checkpoint ?? 'none'}`);
+      console.log(`run ${report.run} (${c.mode}) ${name}: ${c.read} read in ${c.pages} pages, ${c.mirrored} mirrored, ${c.removed} removed, checkpoint ${c.checkpoint ?? 'none'}${c.resumed ? ` (resumed after ${c.resumed} journaled pages)` : ''}`);
     }
     return 0;
   } catch (err) {
     if (tty) process.stderr.write('\n');
     if (err instanceof SyncError) throw new UsageError(`sync: ${err.message}`);
     if (err instanceof LineupApiError || err instanceof LineupNetworkError) {
-      console.error(`lineup: sync: ${err.message}; nothing past the last checkpoint was recorded`);
+      console.error(`lineup: sync: ${err.message}; the checkpoint did not move, the next run continues from the last page journaled in ${outDir}`);
       return 1;
     }
     const code = (err as NodeJS.ErrnoException).code;

@@ -2,10 +2,11 @@
  * `lineup sync --base-url URL --out DIR`: mirrors the Events and Venues collections into local
  * files, following the specification's Incremental reading rules exactly:
  *
- * 1. The checkpoint of a collection is the greatest `updatedAt` STRING returned (strings are
- *    compared, never dates), advanced only after every page of the traversal succeeded and the
- *    mirror was written; an empty result keeps the previous checkpoint. Local time, `Date`,
- *    `Age`, durations and 304s are never used as progress (the state holds no time at all).
+ * 1. The checkpoint of a collection is the greatest `updatedAt` STRING returned over the whole
+ *    traversal (strings are compared, never dates), advanced only after every page of the
+ *    traversal succeeded and the mirror was written; an empty result keeps the previous
+ *    checkpoint. Local time, `Date`, `Age`, durations and 304s are never used as progress (the
+ *    state and the journals hold no time at all; the ETag cache is off).
  * 2. Incremental runs read `sort=updatedAt&fields=<every field>&updatedSince=<checkpoint>`: the
  *    bound is inclusive, so the records at the checkpoint are read again (overlap), and every
  *    record is deduplicated by `publicId` (the later read wins). Absence in an incremental read
@@ -13,28 +14,44 @@
  * 3. Every `fullEvery` runs (and on the first run) a full traversal (`sort=updatedAt`, no lower
  *    bound) replaces the mirror with exactly what it saw, which also removes what is gone.
  *
- * Files in DIR: `events.jsonl` and `venues.jsonl` (one record per line, ordered by publicId) and
- * `state.json` (base URL, completed runs, the last full run, each collection's checkpoint). Each
- * file is written to a temporary file, flushed and renamed over the old one, so a crash leaves
- * either the old or the new file. A collection's data file is renamed before the state that
- * advances its checkpoint: a crash in between re-reads from the old checkpoint, and dedupe by
- * publicId makes that harmless. A crash during a traversal writes nothing: the next run starts
- * the traversal again, losing and duplicating nothing. (files.ts holds the file handling.)
+ * Files in DIR (files.ts): `events.jsonl` and `venues.jsonl` (one record per line, ordered by
+ * publicId), `state.json` (base URL, completed runs, the last full run, each collection's
+ * checkpoint), and during a run or after an interrupted one `sync.lock` and
+ * `<collection>.journal.jsonl`.
  *
- * One run at a time (lock.ts): `sync.lock` is taken before anything in DIR is read or written and
- * released on success and on failure; a live holder refuses the run (SyncError), a stale one (its
- * pid no longer runs on this host) is taken over with a notice.
+ * - One run at a time (lock.ts): `sync.lock` is taken before anything in DIR is read or written
+ *   (temporary files of crashed runs are removed only then) and released on success and on
+ *   failure; a live holder refuses the run (SyncError), a stale one (its pid no longer runs on
+ *   this host) is taken over with a notice.
+ * - Resumable traversals (journal.ts): every page is appended to the collection's journal (all
+ *   its records and its `links.next`) and fsynced before the next request. A traversal whose
+ *   header (collection, mode, base URL, starting checkpoint, first URL: fields, limit, lower
+ *   bound) equals the journal's replays the journaled pages (they count for dedupe, for the
+ *   checkpoint and for what a full traversal saw) and continues from the last `links.next`,
+ *   without requesting those pages again; any other journal is discarded with a notice. If the
+ *   server refuses the journaled cursor (400 invalid_query), the journal is discarded and the
+ *   traversal restarts from its first page.
+ * - Commit, collection by collection: the mirror file is written to a temporary file, flushed
+ *   and renamed over the old one; then the state advancing the checkpoint, likewise; then the
+ *   journal is removed. The run counter advances once both collections are committed. A crash
+ *   before the mirror's rename resumes the journal. Between the renames, the next run of the
+ *   same kind commits the complete journal again (another kind discards it and re-reads from the
+ *   old checkpoint): dedupe by publicId makes either harmless. After the state's rename, a
+ *   leftover journal no longer matches (the checkpoint moved) or commits the same records again.
+ *   Nothing is lost or duplicated.
  */
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createClient, type ClientOptions } from '../client/index.js';
+import { buildUrl, createClient, LineupApiError, type ClientOptions, type LineupClient } from '../client/index.js';
 import { EVENT_FIELDS } from '../plan/event-fields.js';
 import { VENUE_FIELDS } from '../plan/resource-fields.js';
 import { COLLECTIONS, SyncError, emptyState, readMirror, readState, writeMirror, writeState, type CollectionName, type MirrorRecord, type SyncState } from './files.js';
+import { JournalWriter, journalFile, removeJournal, replayJournal, type JournalHeader } from './journal.js';
 import { acquireLock } from './lock.js';
 
 export { COLLECTIONS, SyncError, emptyState, readMirror, readState, writeAtomic, type CollectionName, type SyncState } from './files.js';
 export { LOCK_FILE } from './lock.js';
+export { journalFile } from './journal.js';
 
 const PATHS = { events: '/v1/events', venues: '/v1/venues' } as const;
 const FIELDS: Record<CollectionName, readonly string[]> = { events: EVENT_FIELDS, venues: VENUE_FIELDS };
@@ -50,7 +67,7 @@ export interface SyncOptions {
   readonly limit?: number;
   /** Progress reports (the CLI prints them on a terminal). */
   readonly onProgress?: (p: SyncProgress) => void;
-  /** One-line notices (a stale lock taken over). */
+  /** One-line notices: a stale lock taken over, a journal resumed, discarded or restarted. */
   readonly onNotice?: (message: string) => void;
   /** Passed to the client (fetch, sleep, retries… mostly for tests). */
   readonly client?: Omit<ClientOptions, 'baseUrl'>;
@@ -61,13 +78,17 @@ export interface SyncOptions {
 export interface SyncProgress {
   readonly collection: CollectionName;
   readonly mode: 'full' | 'incremental';
+  /** Pages of the traversal so far, journaled pages of an interrupted run included. */
   readonly pages: number;
   readonly records: number;
 }
 
 export interface CollectionReport {
   readonly mode: 'full' | 'incremental';
+  /** Pages of the traversal, including those replayed from the journal. */
   readonly pages: number;
+  /** Pages replayed from the journal of an interrupted run (not requested again). */
+  readonly resumed: number;
   /** Records returned (before deduplication). */
   readonly read: number;
   /** Distinct records in the mirror after the run. */
@@ -92,21 +113,106 @@ export function maxMarker(a: string | null, b: string | null | undefined): strin
   return b > a ? b : a;
 }
 
+/** What one traversal saw: deduplicated records (the later read wins), the greatest marker. */
+class Seen {
+  records = new Map<string, MirrorRecord>();
+  greatest: string | null = null;
+  pages = 0;
+  read = 0;
+
+  add(records: readonly MirrorRecord[]): void {
+    this.pages++;
+    for (const record of records) {
+      this.read++;
+      this.records.delete(record.publicId); // the later read wins, and keeps its read order
+      this.records.set(record.publicId, record);
+      this.greatest = maxMarker(this.greatest, record.updatedAt);
+    }
+  }
+}
+
+interface Traversal {
+  readonly client: LineupClient;
+  readonly outDir: string;
+  readonly collection: CollectionName;
+  readonly header: JournalHeader;
+  readonly notice: (message: string) => void;
+  readonly progress: (seen: Seen) => void;
+}
+
+/** Reads every page of one traversal, resuming and extending its journal. */
+async function traverse(t: Traversal): Promise<{ seen: Seen; resumed: number }> {
+  const { collection, header } = t;
+  const file = journalFile(t.outDir, collection);
+  let seen = new Seen();
+  const replay = replayJournal(file, header, (page) => seen.add(page.records));
+  let next: string | null = header.url;
+  let resumed = 0;
+  let writer: JournalWriter | null = null;
+  if (replay.kind === 'resumed' && replay.pages > 0) {
+    resumed = replay.pages;
+    next = replay.next;
+    writer = JournalWriter.resume(file, replay.validBytes, replay.pages);
+    t.notice(
+      `${collection}: resuming the interrupted ${header.mode} traversal after ${resumed} journaled pages (${seen.read} records)` +
+        (next === null ? '; it was complete' : ''),
+    );
+    t.progress(seen);
+  } else {
+    if (replay.kind === 'discarded') t.notice(`${collection}: discarded the journal of an earlier traversal (${replay.reason}); starting from the first page`);
+    seen = new Seen();
+    removeJournal(file); // the journal is created with the first page read
+  }
+  try {
+    let fromJournal = resumed > 0;
+    while (next !== null) {
+      let body: { data: MirrorRecord[]; links: { next: string | null } };
+      try {
+        body = (await t.client.getUrl(next)).body as never;
+      } catch (err) {
+        if (fromJournal && err instanceof LineupApiError && err.status === 400 && err.type === 'invalid_query') {
+          const reason = err.message.slice(0, err.message.lastIndexOf(` (${err.url}`));
+          t.notice(`${collection}: the server refused the journaled cursor (${reason}); restarting the ${header.mode} traversal from the first page`);
+          writer?.close();
+          writer = null;
+          removeJournal(file);
+          seen = new Seen();
+          resumed = 0;
+          next = header.url;
+          fromJournal = false;
+          continue;
+        }
+        throw err;
+      }
+      fromJournal = false;
+      writer ??= JournalWriter.create(file, header);
+      writer.page(body.links.next, body.data);
+      seen.add(body.data);
+      next = body.links.next;
+      t.progress(seen);
+    }
+  } finally {
+    writer?.close();
+  }
+  return { seen, resumed };
+}
+
 export async function sync(opts: SyncOptions): Promise<SyncReport> {
   const fullEvery = opts.fullEvery ?? DEFAULT_FULL_EVERY;
   if (!Number.isSafeInteger(fullEvery) || fullEvery < 1) throw new SyncError(`fullEvery must be a whole number >= 1, got ${fullEvery}`);
   const limit = opts.limit ?? 50;
   const baseUrl = new URL(opts.baseUrl).href.replace(/\/+$/, '');
+  const notice = opts.onNotice ?? (() => {});
   mkdirSync(opts.outDir, { recursive: true });
-  const lock = await acquireLock(opts.outDir, opts.onNotice ?? (() => {}));
+  const lock = await acquireLock(opts.outDir, notice);
   try {
-    return await locked(opts, baseUrl, fullEvery, limit);
+    return await locked(opts, baseUrl, fullEvery, limit, notice);
   } finally {
     lock.release();
   }
 }
 
-async function locked(opts: SyncOptions, baseUrl: string, fullEvery: number, limit: number): Promise<SyncReport> {
+async function locked(opts: SyncOptions, baseUrl: string, fullEvery: number, limit: number, notice: (message: string) => void): Promise<SyncReport> {
   // Temporary files a crashed run left behind (never renamed, so never part of the mirror).
   for (const name of readdirSync(opts.outDir)) {
     if (/^(events\.jsonl|venues\.jsonl|state\.json)\.tmp-\d+$/.test(name)) rmSync(join(opts.outDir, name), { force: true });
@@ -127,39 +233,35 @@ async function locked(opts: SyncOptions, baseUrl: string, fullEvery: number, lim
     const previous = state.checkpoints[collection];
     const query: Record<string, string | number> = { sort: 'updatedAt', fields: FIELDS[collection].join(','), limit };
     if (!full && previous !== null) query.updatedSince = previous;
+    const header: JournalHeader = { journal: 1, collection, mode, baseUrl, checkpoint: previous, url: buildUrl(PATHS[collection], undefined, query) };
 
-    // The traversal: nothing is written until every page succeeded.
-    const seen = new Map<string, MirrorRecord>();
-    let greatest: string | null = null;
-    let pages = 0;
-    let read = 0;
-    for await (const page of client.pages(PATHS[collection] as '/v1/events', { query: query as never })) {
-      pages++;
-      for (const record of page.body.data as MirrorRecord[]) {
-        read++;
-        seen.delete(record.publicId); // the later read wins, and keeps its read order
-        seen.set(record.publicId, record);
-        greatest = maxMarker(greatest, record.updatedAt);
-      }
-      opts.onProgress?.({ collection, mode, pages, records: read });
-    }
+    // The traversal: nothing but the journal is written until every page succeeded.
+    const { seen, resumed } = await traverse({
+      client,
+      outDir: opts.outDir,
+      collection,
+      header,
+      notice,
+      progress: (s) => opts.onProgress?.({ collection, mode, pages: s.pages, records: s.read }),
+    });
 
     let mirror: Map<string, MirrorRecord>;
     let removed = 0;
     if (full) {
       const before = readMirror(opts.outDir, collection);
-      for (const id of before.keys()) if (!seen.has(id)) removed++;
-      mirror = seen;
+      for (const id of before.keys()) if (!seen.records.has(id)) removed++;
+      mirror = seen.records;
     } else {
       mirror = readMirror(opts.outDir, collection);
-      for (const [id, record] of seen) mirror.set(id, record);
+      for (const [id, record] of seen.records) mirror.set(id, record);
     }
     writeMirror(opts.outDir, collection, mirror);
     opts.afterDataWrite?.(collection);
-    const checkpoint = maxMarker(previous, greatest);
+    const checkpoint = maxMarker(previous, seen.greatest);
     state = { ...state, checkpoints: { ...state.checkpoints, [collection]: checkpoint } };
     writeState(opts.outDir, state);
-    reports[collection] = { mode, pages, read, mirrored: mirror.size, removed, checkpoint };
+    removeJournal(journalFile(opts.outDir, collection));
+    reports[collection] = { mode, pages: seen.pages, resumed, read: seen.read, mirrored: mirror.size, removed, checkpoint };
   }
 
   state = { ...state, runs: run, lastFullRun: full ? run : state.lastFullRun };
