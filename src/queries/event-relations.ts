@@ -36,7 +36,7 @@ function previewsStatement(eventIds: readonly string[], shape: PreviewShape): St
     JOIN ${shape.table} ${m} ON ${m}.id = pick.id
     ${shape.mediaJoin}
     ORDER BY x.event_id, ${m}.name, ${m}.public_id`;
-  return { name: shape.name, text, values: p.values };
+  return { name: shape.name, text, values: p.values, stablePlan: true };
 }
 
 export const artistPreviewsStatement = (eventIds: readonly string[], rich: boolean): Statement =>
@@ -86,7 +86,7 @@ export function directSeriesStatement(eventIds: readonly string[]): Statement {
     FROM event_series es ${DIRECT_SERIES_JOIN('es', 's')}
     WHERE es.event_id = ANY(${p.add(eventIds, 'bigint[]')})
     ORDER BY es.event_id, s.name, s.public_id`;
-  return { name: 'events.directSeries', text, values: p.values };
+  return { name: 'events.directSeries', text, values: p.values, stablePlan: true };
 }
 
 export interface EditionProgramRow {
@@ -109,5 +109,5 @@ export function editionProgramsStatement(eventIds: readonly string[]): Statement
     ${EDITION_PROGRAM_JOINS('ee', 'ed', 's')}
     WHERE ee.event_id = ANY(${p.add(eventIds, 'bigint[]')})
     ORDER BY ee.event_id, s.name, s.public_id, ed.name, ed.public_id`;
-  return { name: 'events.editionPrograms', text, values: p.values };
+  return { name: 'events.editionPrograms', text, values: p.values, stablePlan: true };
 }

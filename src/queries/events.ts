@@ -234,12 +234,31 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
     UNION ALL ${branch(inconsistent)}) u
     ORDER BY u.o0, u.o1, u.o2, u.o3
     LIMIT ${limit}`;
-    return { name: 'events.page', text, values: p.values };
+    return { name: 'events.page', text, values: p.values, stablePlan: false };
   }
   const text = `SELECT ${columns.join(', ')}
     FROM events e ${mediaJoin}
     WHERE ${where.join('\n      AND ')}
     ORDER BY ${orderBy(keys)}
     LIMIT ${limit}`;
-  return { name: 'events.page', text, values: p.values };
+  return { name: 'events.page', text, values: p.values, stablePlan: isPlainWalk(c) };
+}
+
+/**
+ * A walk of one sort index with no filter but the keyset (and updatedSince, a bound on the
+ * updatedAt order's own leading key): the same plan is best for every value (Statement.stablePlan).
+ */
+function isPlainWalk(c: EventsPlan['controls']): boolean {
+  return (
+    c.context === null &&
+    c.nameContains === null &&
+    c.cityContains === null &&
+    c.countryContains === null &&
+    c.temporalPhaseCode === null &&
+    c.administrativeStateCode === null &&
+    c.startInstantGte === null &&
+    c.startInstantLt === null &&
+    c.startLocalDateGte === null &&
+    c.startLocalDateLt === null
+  );
 }
