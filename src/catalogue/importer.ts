@@ -4,7 +4,7 @@
  *
  *   BEGIN → temporary staging tables → stream: validate each entity, stage it in batches →
  *   SQL checks (duplicates, dangling references) → any problem: ROLLBACK, CatalogueError →
- *   merge (upserts, memberships, markers, --replace deletions) → COMMIT.
+ *   merge (upserts, memberships, markers, --replace deletions) → COMMIT → ANALYZE.
  */
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
@@ -12,7 +12,7 @@ import type pg from 'pg';
 import type { Database } from '../db/database.js';
 import { checkStaging } from './checks.js';
 import { COLLECTIONS, ProblemList, type Collection } from './document.js';
-import { mergeStaging, type CollectionCounts } from './merge.js';
+import { mergeStaging, refreshStatistics, type CollectionCounts } from './merge.js';
 import { placeholderRow, stageRow, type Cell } from './rows.js';
 import { createStaging, finishStaging, insertStaged } from './staging.js';
 import { readDocument, type DocumentSink } from './stream.js';
@@ -142,6 +142,7 @@ export async function importCatalogue(
     const collections = await mergeStaging(client, replace);
     await client.query('COMMIT');
     inTransaction = false;
+    await refreshStatistics(client);
     return { importedAt, replace, entities: stager.entities, collections, durationMs: Date.now() - started };
   } catch (err) {
     if (inTransaction) {

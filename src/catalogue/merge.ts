@@ -221,3 +221,20 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
   }
   return counts;
 }
+
+/** Every catalogue table the read side plans queries over. */
+const CATALOGUE_TABLES = [
+  'media', 'artists', 'artist_profile_media', 'venues', 'series', 'editions', 'edition_venues',
+  'events', 'event_artists', 'event_venues', 'event_series', 'event_editions', 'event_gallery',
+] as const;
+
+/**
+ * Refreshes the planner's statistics after an import is committed. Without them the first reads
+ * after a bulk load are planned on empty-table estimates: measured on 20,000 freshly imported
+ * Events, the Events first page took ~880 ms at concurrency 16 (nested loops over what the
+ * planner believed were empty tables) against ~38 ms after ANALYZE. Autovacuum would get there,
+ * but only after its next naptime and threshold; a service must be fast from its first request.
+ */
+export async function refreshStatistics(client: pg.PoolClient): Promise<void> {
+  await client.query(`ANALYZE ${CATALOGUE_TABLES.join(', ')}`);
+}

@@ -9,6 +9,7 @@ import { DatabaseUnavailableError } from '../http/errors.js';
 import { StatementBudget } from '../limits/admission.js';
 import type { Statement } from '../queries/statement.js';
 import type { Database } from './database.js';
+import { PreparedNames } from './prepared.js';
 
 export const MAX_STATEMENTS_PER_READ = 8;
 export const MAX_CONCURRENT_STATEMENTS = 3;
@@ -28,6 +29,12 @@ export function isUnavailable(err: unknown): boolean {
     err.message,
   );
 }
+
+/**
+ * Prepared only on PostgreSQL: PGlite runs in this process (no network round trip to save) and
+ * its node-postgres shim is one client shared by every read.
+ */
+const preparedNames = new PreparedNames();
 
 export class Reader {
   private readonly budget = new StatementBudget({
@@ -50,7 +57,8 @@ export class Reader {
     return this.budget.run(async () => {
       this.observer?.(statement);
       try {
-        const query = this.db.pool.query<R>({ text: statement.text, values: statement.values as unknown[] });
+        const name = statement.stablePlan && this.db.engine === 'postgres' ? preparedNames.nameOf(statement.text) : undefined;
+        const query = this.db.pool.query<R>({ name, text: statement.text, values: statement.values as unknown[] });
         const result = this.deadlineMs ? await withDeadline(query, this.deadlineMs, statement.name) : await query;
         return result.rows;
       } catch (err) {

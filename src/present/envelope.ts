@@ -20,6 +20,6 @@ export function objectEnvelope(data: unknown): { ok: true; data: unknown } {
 }
 
 /** A weak validator of the exact bytes served; request id and delivery time are not in the body. */
-export function weakEtag(body: string): string {
-  return `W/"${createHash('sha256').update(body, 'utf8').digest('base64url').slice(0, 32)}"`;
+export function weakEtag(body: string | Buffer): string {
+  return `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;
 }

@@ -22,6 +22,7 @@ export function artistListSource(c: ListControls<ArtistField, NamedSort>): Sourc
       keys: namedKeys('a', c.sort),
       identity: ['a.public_id'],
       names: ['a.name'],
+      stablePlan: c.nameContains === null,
     };
   };
 }
@@ -31,5 +32,5 @@ export function artistDetailStatement(artistId: string, fields: readonly ArtistF
   const text = `SELECT ${artistColumns('a', fields).join(', ')}
     FROM artists a ${artistMedia('a', fields)}
     WHERE a.public_id = ${p.add(artistId)} AND a.active`;
-  return { name: 'artists.detail', text, values: p.values };
+  return { name: 'artists.detail', text, values: p.values, stablePlan: true };
 }

@@ -18,7 +18,7 @@ export function eventDetailStatement(eventId: string, controls: EventDetailContr
   const text = `SELECT ${columns.join(', ')}
     FROM events e ${media}
     WHERE e.public_id = ${p.add(eventId)} AND e.active`;
-  return { name: 'events.detail', text, values: p.values };
+  return { name: 'events.detail', text, values: p.values, stablePlan: true };
 }
 
 export async function fetchEventDetail(

@@ -5,7 +5,7 @@
  */
 import type { EventsPlan } from '../plan/events.js';
 import type { EventField, EventSort } from '../plan/event-fields.js';
-import { foldName } from '../text/normalize.js';
+import { nameContainsCondition } from './name-search.js';
 import { phaseSql } from './phase.js';
 import { Params, keysetAfter, orderBy, utcText, wildcardContains, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
@@ -193,11 +193,7 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   const where = ['e.active'];
   const ctx = contextFilter(plan, p);
   if (ctx) where.push(ctx);
-  if (c.nameContains !== null) {
-    const original = p.add(wildcardContains(c.nameContains.toLowerCase()));
-    const folded = p.add(wildcardContains(foldName(c.nameContains)));
-    where.push(`(e.name_lower LIKE ${original} ESCAPE '' OR e.name_folded LIKE ${folded} ESCAPE '')`);
-  }
+  if (c.nameContains !== null) where.push(nameContainsCondition(c.nameContains, p));
   if (c.cityContains !== null) {
     const key = primaryVenueKey('locality_key', 'v.locality, v.country_name, v.public_id');
     where.push(`${key} LIKE ${p.add(wildcardContains(c.cityContains.toLowerCase()))} ESCAPE ''`);
@@ -234,12 +230,31 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
     UNION ALL ${branch(inconsistent)}) u
     ORDER BY u.o0, u.o1, u.o2, u.o3
     LIMIT ${limit}`;
-    return { name: 'events.page', text, values: p.values };
+    return { name: 'events.page', text, values: p.values, stablePlan: false };
   }
   const text = `SELECT ${columns.join(', ')}
     FROM events e ${mediaJoin}
     WHERE ${where.join('\n      AND ')}
     ORDER BY ${orderBy(keys)}
     LIMIT ${limit}`;
-  return { name: 'events.page', text, values: p.values };
+  return { name: 'events.page', text, values: p.values, stablePlan: isPlainWalk(c) };
+}
+
+/**
+ * A walk of one sort index with no filter but the keyset (and updatedSince, a bound on the
+ * updatedAt order's own leading key): the same plan is best for every value (Statement.stablePlan).
+ */
+function isPlainWalk(c: EventsPlan['controls']): boolean {
+  return (
+    c.context === null &&
+    c.nameContains === null &&
+    c.cityContains === null &&
+    c.countryContains === null &&
+    c.temporalPhaseCode === null &&
+    c.administrativeStateCode === null &&
+    c.startInstantGte === null &&
+    c.startInstantLt === null &&
+    c.startLocalDateGte === null &&
+    c.startLocalDateLt === null
+  );
 }

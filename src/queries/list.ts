@@ -29,6 +29,8 @@ export interface ListSource {
   /** The member's publicIds and its names (compact boundary). */
   readonly identity: readonly string[];
   readonly names: readonly string[];
+  /** The plan does not depend on the values (see Statement.stablePlan). */
+  readonly stablePlan?: boolean;
 }
 
 /** A list source built on the statement's own parameters. */
@@ -52,7 +54,7 @@ export function listPageStatement(build: SourceBuilder, after: readonly CursorKe
     WHERE ${where.length > 0 ? where.join('\n      AND ') : 'true'}
     ORDER BY ${orderBy(src.keys)}
     LIMIT ${p.add(limit + 1, 'int')}`;
-  return { name: src.name, text, values: p.values };
+  return { name: src.name, text, values: p.values, stablePlan: src.stablePlan === true };
 }
 
 /** The compact boundary's member, if it is still eligible: its sort keys and names. */

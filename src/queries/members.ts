@@ -26,6 +26,7 @@ export function eventArtistsSource(eventId: string, fields: readonly ArtistField
     keys: namedKeys('a', 'name'),
     identity: ['a.public_id'],
     names: ['a.name'],
+    stablePlan: true,
   });
 }
 
@@ -40,6 +41,7 @@ export function eventVenuesSource(eventId: string, fields: readonly VenueField[]
     keys: namedKeys('v', 'name'),
     identity: ['v.public_id'],
     names: ['v.name'],
+    stablePlan: true,
   });
 }
 
@@ -59,6 +61,7 @@ export function eventSeriesSource(eventId: string, fields: readonly SeriesMember
     keys: namedKeys('s', 'name'),
     identity: ['s.public_id'],
     names: ['s.name'],
+    stablePlan: true,
   });
 }
 
@@ -76,6 +79,7 @@ export function eventEditionsSource(eventId: string, fields: readonly EditionPro
     keys,
     identity: ['s.public_id', 'ed.public_id'],
     names: ['s.name', 'ed.name'],
+    stablePlan: true,
   });
 }
 
@@ -108,5 +112,6 @@ export function editionVenuesSource(seriesId: string, editionId: string, fields:
     keys: namedKeys('v', 'name'),
     identity: ['v.public_id'],
     names: ['v.name'],
+    stablePlan: true,
   });
 }

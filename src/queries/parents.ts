@@ -16,9 +16,9 @@ export function parentStatement(parent: Parent): Statement {
   const p = new Params();
   switch (parent.kind) {
     case 'event':
-      return { name: 'parent.event', text: `SELECT 1 AS found FROM events WHERE public_id = ${p.add(parent.eventId)} AND active`, values: p.values };
+      return { name: 'parent.event', text: `SELECT 1 AS found FROM events WHERE public_id = ${p.add(parent.eventId)} AND active`, values: p.values, stablePlan: true };
     case 'series':
-      return { name: 'parent.series', text: `SELECT 1 AS found FROM series WHERE public_id = ${p.add(parent.seriesId)} AND active`, values: p.values };
+      return { name: 'parent.series', text: `SELECT 1 AS found FROM series WHERE public_id = ${p.add(parent.seriesId)} AND active`, values: p.values, stablePlan: true };
     case 'edition':
       return {
         name: 'parent.edition',
@@ -26,6 +26,7 @@ export function parentStatement(parent: Parent): Statement {
                 WHERE s.public_id = ${p.add(parent.seriesId)} AND s.active
                   AND ed.public_id = ${p.add(parent.editionId)} AND ed.active`,
         values: p.values,
+        stablePlan: true,
       };
   }
 }

@@ -79,6 +79,7 @@ export function seriesListSource(c: ListControls<SeriesField, NamedSort>): Sourc
       keys: namedKeys('s', c.sort),
       identity: ['s.public_id'],
       names: ['s.name'],
+      stablePlan: c.nameContains === null,
     };
   };
 }
@@ -88,7 +89,7 @@ export function seriesDetailStatement(seriesId: string, fields: readonly SeriesF
   const text = `SELECT ${seriesColumns('s', fields).join(', ')}
     FROM series s ${mediaJoin('s', fields)}
     WHERE s.public_id = ${p.add(seriesId)} AND s.active`;
-  return { name: 'series.detail', text, values: p.values };
+  return { name: 'series.detail', text, values: p.values, stablePlan: true };
 }
 
 /** Route 14: the active Editions of an active Series. */
@@ -104,6 +105,7 @@ export function editionListSource(seriesId: string, c: ListControls<EditionField
       keys: editionKeys('ed', c.sort),
       identity: ['ed.public_id'],
       names: ['ed.name'],
+      stablePlan: true,
     };
   };
 }
@@ -114,5 +116,5 @@ export function editionDetailStatement(seriesId: string, editionId: string, fiel
     FROM editions ed JOIN series s ON s.id = ed.series_id ${mediaJoin('ed', fields)}
     WHERE s.public_id = ${p.add(seriesId)} AND s.active
       AND ed.public_id = ${p.add(editionId)} AND ed.active`;
-  return { name: 'editions.detail', text, values: p.values };
+  return { name: 'editions.detail', text, values: p.values, stablePlan: true };
 }

@@ -28,6 +28,7 @@ export function venueListSource(c: VenueControls): SourceBuilder {
       keys: namedKeys('v', c.sort),
       identity: ['v.public_id'],
       names: ['v.name'],
+      stablePlan: where.length === 1 || (where.length === 2 && c.updatedSince !== null),
     };
   };
 }
@@ -37,5 +38,5 @@ export function venueDetailStatement(venueId: string, fields: readonly VenueFiel
   const text = `SELECT ${venueColumns('v', fields).join(', ')}
     FROM venues v ${mediaJoin('v', fields)}
     WHERE v.public_id = ${p.add(venueId)} AND v.active`;
-  return { name: 'venues.detail', text, values: p.values };
+  return { name: 'venues.detail', text, values: p.values, stablePlan: true };
 }

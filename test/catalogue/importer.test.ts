@@ -258,6 +258,17 @@ for (const engine of testEngines()) {
       assert.deepEqual(seen.slice(-3), ['reading 38', 'checking 38', 'merging 38']);
       assert.ok(seen.length >= 6, seen.join(', '));
     });
+
+    test('statistics are refreshed after the import (the first reads are planned on real sizes)', async () => {
+      const events = Array.from({ length: 37 }, (_, i) => ({ ...clone(fullEvent), publicId: pid('evs', i) }));
+      await importDoc(db, { ...fullDocument(), events });
+      const estimate = async (table: string) =>
+        Number((await q(db, `SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)`, [table]))[0]!.reltuples);
+      // 37 Events (a count no other test imports): only an ANALYZE after this import sets it
+      assert.equal(await estimate('events'), 37);
+      const links = Number((await q(db, 'SELECT count(*)::int AS n FROM event_artists'))[0]!.n);
+      assert.equal(await estimate('event_artists'), links);
+    });
   });
 }
 

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
 import { engines } from '../helper.js';
 import { ARTISTS, EDITIONS, IDS, MICRO_MARKERS, NOW, SERIES, VENUES } from '../fixtures/events-catalogue.js';
 import { call, openEventsWorld, qs, traverse, type EventsWorld } from '../fixtures/events-setup.js';
@@ -167,12 +168,46 @@ for (const engine of engines()) {
       assert.deepEqual(await check({ nameContains: '__ smile' }), [], 'not two');
       assert.deepEqual(await check({ nameContains: 'strasse' }), [], 'no fuzzy matching: ß is not ss');
       assert.deepEqual(await check({ nameContains: 'spaced  out' }), ['EvSpaces0001']);
+      // multi-word terms: the index is asked for the longest words, the whole term decides
+      assert.deepEqual(await check({ nameContains: 'beyoncé unplugged' }), ['EvBeyonce002']);
+      assert.deepEqual(await check({ nameContains: 'unplugged beyonce' }), [], 'every word present, not the term');
+      assert.deepEqual(await check({ nameContains: 'beyon_e%plugg' }), ['EvBeyonce002']);
+      assert.deepEqual(await check({ nameContains: 'ligature fest' }), ['EvLigature01']);
+      assert.deepEqual(await check({ nameContains: 'ﬁnal ligature fest' }), ['EvLigature01']);
+      assert.deepEqual(await check({ nameContains: 'smile  fest' }), [], 'two spaces are two characters');
       assert.deepEqual(await check({ nameContains: 'canary_inactive' }), []);
       assert.equal((await check({ nameContains: '%' }, 50)).length, w.cat.activeEvents().length);
       assert.equal((await check({ nameContains: '_' }, 50)).length, w.cat.activeEvents().length);
       await check({ nameContains: '\uFF21' });
       await check({ nameContains: 'a_b%c' });
       await check({ nameContains: 'f%t' });
+    });
+
+    test('nameContains with multi-word terms equals the model (substrings of real names, shuffled words, wildcards)', async () => {
+      const names = w.cat.events.map((e) => e.name).filter((n) => n.trim().includes(' '));
+      const term = fc.oneof(
+        // a substring of a real name that spans a word boundary
+        fc.tuple(fc.constantFrom(...names), fc.nat(), fc.nat()).map(([n, a, b]) => {
+          const i = a % n.length;
+          return n.slice(i, i + 4 + (b % 24));
+        }),
+        // the words of a real name, shuffled or thinned
+        fc.tuple(fc.constantFrom(...names), fc.array(fc.nat(), { minLength: 2, maxLength: 4 })).map(([n, picks]) => {
+          const words = n.split(/\s+/).filter(Boolean);
+          return picks.map((k) => words[k % words.length]).join(' ');
+        }),
+        // a real name with one character turned into a wildcard
+        fc.tuple(fc.constantFrom(...names), fc.nat(), fc.constantFrom('%', '_')).map(([n, k, wc]) => {
+          const i = k % n.length;
+          return n.slice(0, i) + wc + n.slice(i + 1);
+        }),
+      );
+      await fc.assert(
+        fc.asyncProperty(term.filter((t) => t.trim() !== ''), async (nameContains) => {
+          await check({ nameContains }, 50);
+        }),
+        { numRuns: 40, seed: 20261123 },
+      );
     });
 
     test('cityContains / countryContains: only the primary active Venue (decisions §5)', async () => {

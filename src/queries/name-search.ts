@@ -1,0 +1,51 @@
+/**
+ * `nameContains` on Events (spec: GET /v1/events; `%` and `_` are wildcards): the name or its
+ * accent-folded form contains the term, case-insensitively. Both forms have a pg_trgm GIN index.
+ *
+ * Performance only (docs/performance.md): for a LIKE pattern, pg_trgm reads the posting list of
+ * EVERY trigram of the pattern, and a long multi-word term ("søren ó briain live at lumière hall")
+ * includes very common trigrams (`liv`, `ive`, ` at`, `hal`) whose lists hold a large share of the
+ * catalogue: ~3,200 buffers and ~40 ms for one match at 1M Events, growing with the catalogue.
+ * A name containing the term contains each of its words, so for a multi-word term the index is
+ * asked only for the term's longest words (longer words are rarer), and the whole pattern is
+ * checked on the candidates through an expression the index cannot serve (`name || ''`), so the
+ * planner does not fold it back into the index scan: ~200 buffers, ~2 ms for the same term.
+ * Single-word terms keep the plain condition, so the planner's choice between the ordered walk
+ * (common words) and the index (rare words) is unchanged for them.
+ */
+import { foldName } from '../text/normalize.js';
+import { wildcardContains, type Params } from './sql.js';
+
+/** Words the index is asked for: at most this many of the term's longest words. */
+export const INDEXED_WORDS = 3;
+/** Shorter words have no trigram of their own inside a pattern (pg_trgm needs three characters). */
+const MIN_WORD_LENGTH = 3;
+
+/**
+ * The term's longest words (runs of characters other than whitespace and the LIKE wildcards),
+ * longest first, ties in term order; [] when fewer than two words qualify.
+ */
+export function indexedWords(pattern: string): string[] {
+  const words = [...new Set(pattern.split(/[\s%_]+/u))].filter((w) => [...w].length >= MIN_WORD_LENGTH);
+  if (words.length < 2) return [];
+  return words
+    .map((word, position) => ({ word, position, length: [...word].length }))
+    .sort((a, b) => b.length - a.length || a.position - b.position)
+    .slice(0, INDEXED_WORDS)
+    .map((w) => w.word);
+}
+
+/** The condition on alias `e` for a trimmed, non-empty term. */
+export function nameContainsCondition(term: string, p: Params): string {
+  const original = term.toLowerCase();
+  const folded = foldName(term);
+  const originalWords = indexedWords(original);
+  const foldedWords = indexedWords(folded);
+  const whole = (column: string, pattern: string) => `${column} LIKE ${p.add(wildcardContains(pattern))} ESCAPE ''`;
+  if (originalWords.length === 0 || foldedWords.length === 0) {
+    return `(${whole('e.name_lower', original)} OR ${whole('e.name_folded', folded)})`;
+  }
+  const words = (column: string, list: readonly string[]) => list.map((w) => whole(column, w)).join(' AND ');
+  return `((${words('e.name_lower', originalWords)}) OR (${words('e.name_folded', foldedWords)}))
+      AND (${whole("(e.name_lower || '')", original)} OR ${whole("(e.name_folded || '')", folded)})`;
+}

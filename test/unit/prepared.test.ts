@@ -1,0 +1,65 @@
+/**
+ * Prepared statements (src/db/prepared.ts, Statement.stablePlan): names derive from the text and
+ * are bounded; only statements whose best plan cannot depend on their values are marked.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parseEventControls } from '../../src/controls/events.js';
+import { parseQueryString } from '../../src/controls/query-string.js';
+import { PreparedNames } from '../../src/db/prepared.js';
+import { planEvents } from '../../src/plan/events.js';
+import { artistPreviewsStatement, venuePreviewsStatement } from '../../src/queries/event-relations.js';
+import { eventsPageStatement } from '../../src/queries/events.js';
+
+describe('PreparedNames', () => {
+  test('one name per text, stable, distinct for different texts', () => {
+    const names = new PreparedNames(10);
+    const a = names.nameOf('SELECT 1');
+    assert.match(a ?? '', /^lineup_[0-9a-f]{20}$/);
+    assert.equal(names.nameOf('SELECT 1'), a);
+    assert.notEqual(names.nameOf('SELECT 2'), a);
+    assert.equal(new PreparedNames(10).nameOf('SELECT 1'), a, 'the name depends on the text only');
+  });
+
+  test('at most `capacity` texts are ever named; known texts keep their names', () => {
+    const names = new PreparedNames(3);
+    const first = ['a', 'b', 'c'].map((t) => names.nameOf(t));
+    assert.ok(first.every((n) => n !== undefined));
+    assert.equal(names.nameOf('d'), undefined, 'a fourth text runs unnamed');
+    assert.equal(names.size, 3);
+    assert.equal(names.nameOf('b'), first[1]);
+  });
+});
+
+describe('stablePlan marking of the Events statements', () => {
+  const page = (qs: string) => eventsPageStatement(planEvents('/v1/events', parseEventControls(parseQueryString(qs)), new Date('2026-11-23T12:00:00Z')));
+
+  test('plain walks of a sort index are stable (first page, other orders, the updatedAt feed)', () => {
+    for (const qs of ['', 'limit=50', 'sort=-startLocalDate', 'sort=startInstant', 'sort=updatedAt&fields=name,updatedAt&updatedSince=2025-01-01T00:00:00Z']) {
+      assert.equal(page(qs).stablePlan, true, qs);
+    }
+  });
+
+  test('filters whose selectivity depends on the value are planned per request', () => {
+    for (const qs of [
+      'nameContains=tour',
+      'cityContains=london',
+      'countryContains=fr',
+      'temporalPhaseCode=upcoming',
+      'temporalPhaseCode=historical',
+      'administrativeStateCode=cancelled',
+      'startLocalDateGte=2026-01-01',
+      'startInstantLt=2026-01-01T00:00:00Z',
+      'artistId=abcdefghijkl',
+      'venueId=abcdefghijkl',
+      'seriesId=abcdefghijkl',
+    ]) {
+      assert.equal(page(qs).stablePlan, false, qs);
+    }
+  });
+
+  test('preview statements over a page of ids are stable', () => {
+    assert.equal(artistPreviewsStatement(['1', '2'], false).stablePlan, true);
+    assert.equal(venuePreviewsStatement(['1'], true).stablePlan, true);
+  });
+});
