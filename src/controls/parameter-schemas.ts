@@ -4,11 +4,12 @@
  * every value against it) and that `lineup openapi` documents (http/openapi.ts). A route accepts
  * exactly the parameters of its spec list, so the contract and the parsers cannot drift apart.
  *
- * Each schema describes everything about one value that JSON Schema can say. What it cannot
- * say stays in hand-written code, named where it is done: the query-string rules (repeated
- * keys, `a=` vs `a`, malformed escapes: query-string.ts), calendar validity of dates, lengths
- * measured after trimming, unique comma-separated members (parameter-reader.ts, formats.ts),
- * and rules across parameters (the route parsers).
+ * Each schema says everything about one value that JSON Schema can say, and never refuses a
+ * value the contract accepts. What it cannot say stays hand-written, and says so where it is
+ * done: the query-string rules (repeated keys, `a=` vs `a`, malformed escapes: query-string.ts,
+ * parameter-reader.ts), unique comma-separated members and an integer's spelling
+ * (parameter-reader.ts), lengths after trimming (resource.ts readTerm), whether a date exists
+ * (events.ts, paging.ts readInstant) and rules across parameters (the route parsers).
  */
 import { Type, type TInteger, type TLiteral, type TSchema, type TString, type TUnion } from '@sinclair/typebox';
 import { ADMINISTRATIVE_STATES, EVENT_FIELDS, EVENT_INCLUDES, EVENT_SORTS, TEMPORAL_PHASES } from '../plan/event-fields.js';
@@ -57,7 +58,7 @@ export const PUBLIC_ID_SCHEMA = Type.String({ pattern: PUBLIC_ID.source });
 /**
  * A filter term. Its 1-200 characters are counted after trimming surrounding whitespace, which
  * JSON Schema cannot express: the raw value has no maxLength (surrounding spaces are allowed)
- * and the reader measures the trimmed text. `\S` is "not blank" (JavaScript's trim and `\s`
+ * and readTerm (resource.ts) measures the trimmed text. `\S` is "not blank" (JavaScript's trim and `\s`
  * know the same whitespace).
  */
 export const TERM_SCHEMA = Type.String({
