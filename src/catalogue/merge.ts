@@ -12,6 +12,7 @@
  */
 import type pg from 'pg';
 import { COLLECTIONS, type Collection } from './document.js';
+import { primaryVenueKeyFromStage, refreshPrimaryVenueKeys } from './primary-venue.js';
 import { STAGE } from './rows.js';
 
 /**
@@ -91,6 +92,9 @@ const MERGE: Record<Collection, MergeSpec> = {
       ['end_at', 's.end_instant::timestamptz'],
       ['profile_media_id', 'm.id'],
       ...same('links', 'ticket_links', 'digital_locations', 'authoring'),
+      // computed with the row, so a bulk import writes each Event once (Venues merge first)
+      ['primary_locality_key', primaryVenueKeyFromStage('locality_key')],
+      ['primary_country_key', primaryVenueKeyFromStage('country_name_lower')],
     ],
     joins: PROFILE,
     hash: WITH_PROFILE,
@@ -219,6 +223,7 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
       counts[collection].markersAdvanced += (await count(client, mediaFollowSql(collection))).n!;
     }
   }
+  await refreshPrimaryVenueKeys(client);
   return counts;
 }
 

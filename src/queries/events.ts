@@ -158,17 +158,6 @@ export function seriesContextEvents(p: Params, seriesId: string, editionId: stri
 }
 
 /**
- * The primary active Venue's key (decisions §5): among the Event's active Venues having both
- * locality and country name, the first by (locality, countryName, publicId) for cities and by
- * (countryName, locality, publicId) for countries. Only that one Venue is matched.
- */
-function primaryVenueKey(column: 'locality_key' | 'country_name_lower', order: string): string {
-  return `(SELECT v.${column} FROM event_venues ev JOIN venues v ON v.id = ev.venue_id
-            WHERE ev.event_id = e.id AND v.active AND v.locality <> '' AND v.country_name <> ''
-            ORDER BY ${order} LIMIT 1)`;
-}
-
-/**
  * Performance only (docs/performance.md): `temporalPhaseCode=upcoming` in the default order. Every
  * upcoming Event starts on or after the UTC date of `now` minus one day (a zone's local date is
  * within a day of UTC), unless its start instant lies more than a day after its own local start
@@ -194,13 +183,13 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   const ctx = contextFilter(plan, p);
   if (ctx) where.push(ctx);
   if (c.nameContains !== null) where.push(nameContainsCondition(c.nameContains, p));
+  // The primary active Venue's keys (decisions §5), kept on the Event by the importer
+  // (src/catalogue/primary-venue.ts, migration 003).
   if (c.cityContains !== null) {
-    const key = primaryVenueKey('locality_key', 'v.locality, v.country_name, v.public_id');
-    where.push(`${key} LIKE ${p.add(wildcardContains(c.cityContains.toLowerCase()))} ESCAPE ''`);
+    where.push(`e.primary_locality_key LIKE ${p.add(wildcardContains(c.cityContains.toLowerCase()))} ESCAPE ''`);
   }
   if (c.countryContains !== null) {
-    const key = primaryVenueKey('country_name_lower', 'v.country_name, v.locality, v.public_id');
-    where.push(`${key} LIKE ${p.add(wildcardContains(c.countryContains.toLowerCase()))} ESCAPE ''`);
+    where.push(`e.primary_country_key LIKE ${p.add(wildcardContains(c.countryContains.toLowerCase()))} ESCAPE ''`);
   }
   if (c.temporalPhaseCode !== null) where.push(`${phaseSql('e', now()).phase} = ${p.add(c.temporalPhaseCode)}`);
   if (c.administrativeStateCode !== null) where.push(`e.administrative_state_code = ${p.add(c.administrativeStateCode)}`);

@@ -1,0 +1,51 @@
+/**
+ * Keeps each Event's primary active Venue keys (migration 003) in step with the catalogue:
+ * `primary_locality_key` is the locality key of the first of the Event's active Venues having
+ * both a locality and a country name, by (locality, countryName, publicId); `primary_country_key`
+ * is the lower-cased country name of the first by (countryName, locality, publicId)
+ * (decisions §5). The read side filters `cityContains` / `countryContains` on them.
+ *
+ * Imported Events get both keys with their row (computed from the staged Venue list over the
+ * already merged Venues), so a bulk import writes each Event once. Afterwards the Events NOT in
+ * the document whose Venues were imported (activity, locality, country may have changed) are
+ * recomputed; rows are written only where a key changed. A --replace import keeps only the
+ * Events of its document, so nothing else can be affected by a deleted Venue.
+ */
+import type pg from 'pg';
+import { STAGE } from './rows.js';
+
+type KeyColumn = 'locality_key' | 'country_name_lower';
+
+const ORDER: Record<KeyColumn, string> = {
+  locality_key: 'v.locality, v.country_name, v.public_id',
+  country_name_lower: 'v.country_name, v.locality, v.public_id',
+};
+const ELIGIBLE = `v.active AND v.locality <> '' AND v.country_name <> ''`;
+
+/** The key of a staged Event (`s`, its Venue publicIds in `s.venue_pids`). */
+export const primaryVenueKeyFromStage = (column: KeyColumn) =>
+  `(SELECT v.${column} FROM unnest(s.venue_pids) AS t(pid) JOIN venues v ON v.public_id = t.pid
+     WHERE ${ELIGIBLE} ORDER BY ${ORDER[column]} LIMIT 1)`;
+
+/** The key of a stored Event (`c.id`). */
+const primaryVenueKeyStored = (column: KeyColumn) =>
+  `(SELECT v.${column} FROM event_venues ev JOIN venues v ON v.id = ev.venue_id
+     WHERE ev.event_id = c.id AND ${ELIGIBLE} ORDER BY ${ORDER[column]} LIMIT 1)`;
+
+/** Recomputes the Events of imported Venues that the document does not carry itself. */
+export async function refreshPrimaryVenueKeys(client: pg.PoolClient): Promise<number> {
+  const { rowCount } = await client.query(
+    `WITH computed AS (
+       SELECT c.id, ${primaryVenueKeyStored('locality_key')} AS city, ${primaryVenueKeyStored('country_name_lower')} AS country
+         FROM (SELECT DISTINCT ev.event_id AS id
+                 FROM ${STAGE.venues.table} s JOIN venues v ON v.public_id = s.public_id
+                 JOIN event_venues ev ON ev.venue_id = v.id
+                 JOIN events e ON e.id = ev.event_id
+                WHERE NOT EXISTS (SELECT 1 FROM ${STAGE.events.table} se WHERE se.public_id = e.public_id)) c)
+     UPDATE events e SET primary_locality_key = computed.city, primary_country_key = computed.country
+       FROM computed
+      WHERE e.id = computed.id
+        AND (e.primary_locality_key IS DISTINCT FROM computed.city OR e.primary_country_key IS DISTINCT FROM computed.country)`,
+  );
+  return rowCount ?? 0;
+}
