@@ -567,7 +567,7 @@ function renderReport({ runStarted, meta, counts, sizes, serverVersion, scenario
   if (sizes) L.push(`| PostgreSQL settings | shared_buffers ${sizes.shared_buffers}, work_mem ${sizes.work_mem}, effective_cache_size ${sizes.effective_cache_size}, random_page_cost ${sizes.random_page_cost} (defaults), jit ${sizes.jit} (set per database by the benchmark) |`);
   L.push(`| libraries | fastify ${versionOf('fastify')}, pg ${versionOf('pg')}, autocannon ${versionOf('autocannon')} |`);
   L.push(`| server | \`lineup serve\` in its own process: LINEUP_DB_READS=${DB_READS}, LINEUP_RATE_BURST=1e9, LINEUP_MAX_ACTIVE_REQUESTS=10000, LINEUP_LOG_LEVEL=silent |`);
-  L.push(`| load | autocannon (programmatic, same machine), connections ${CONNECTIONS.join(' and ')}, ${WARMUP} s warm-up then ${DURATION} s per scenario; latencies from autocannon's per-response times (sub-millisecond); only responses with the expected status count |`);
+  L.push(`| load | autocannon (programmatic, same machine), connections ${CONNECTIONS.join(' and ')}, ${WARMUP} s warm-up then ${DURATION} s per scenario; latencies from autocannon's per-response times (sub-millisecond), autocannon reconnecting itself every ${MAX_REQUESTS_PER_CONNECTION} responses (see bench/notes.md); only responses with the expected status count |`);
   L.push('');
   L.push('## Catalogue');
   L.push('');
