@@ -13,6 +13,7 @@ import { openDatabase, snapshotPglite, type Database } from '../src/db/database.
 import { loadMigrations, migrate } from '../src/db/migrate.js';
 import { buildApp } from '../src/app.js';
 import type { Statement } from '../src/queries/statement.js';
+import { after, before } from 'node:test';
 import { checkResponse } from './contract/validate.js';
 
 export interface EngineUnderTest {
@@ -120,4 +121,24 @@ export async function startServer(db: Database, overrides: Partial<Config> = {},
       await closing;
     },
   };
+}
+
+/**
+ * A database and a server shared by the tests of one `describe` block: opened before them,
+ * closed and dropped after them. Read `suite.t` / `suite.server` inside tests (set in `before`).
+ */
+export function serveForSuite(
+  engine: EngineUnderTest,
+  overrides: Partial<Config> = {},
+): { readonly t: TestDatabase; readonly server: TestServer } {
+  const suite = {} as { t: TestDatabase; server: TestServer };
+  before(async () => {
+    suite.t = await openTestDatabase(engine);
+    suite.server = await startServer(suite.t.db, overrides);
+  });
+  after(async () => {
+    await suite.server?.close();
+    await suite.t?.drop();
+  });
+  return suite;
 }

@@ -12,13 +12,13 @@
  *   exact;
  * - every parameter has a sampled value both accept and one both refuse.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { OPERATIONS } from '../../src/http/openapi.js';
 import { DATE_SCHEMA, QUERY_INSTANT_SCHEMA, TERM_SCHEMA, type ParameterSpec } from '../../src/controls/parameter-schemas.js';
-import { engines, openTestDatabase, startServer, type TestDatabase, type TestServer } from '../helper.js';
+import { engines, serveForSuite } from '../helper.js';
 
 const engine = engines()[0]!;
 const SOME_ID = 'aaaaaaaaaaaa';
@@ -95,16 +95,7 @@ function documentedSchema(path: string, name: string): { type?: string } {
 }
 
 describe('documented parameter schemas = the values each route accepts', () => {
-  let t: TestDatabase;
-  let server: TestServer;
-  before(async () => {
-    t = await openTestDatabase(engine);
-    server = await startServer(t.db);
-  });
-  after(async () => {
-    await server.close();
-    await t.drop();
-  });
+  const suite = serveForSuite(engine);
 
   for (const op of OPERATIONS.filter((o) => o.parameters.some((p) => p.in === 'query'))) {
     it(op.path, async () => {
@@ -116,7 +107,7 @@ describe('documented parameter schemas = the values each route accepts', () => {
         for (const value of new Set([...samplesOf(spec), ...POOL])) {
           const companion = COMPANIONS[spec.name];
           const query = `${spec.name}=${encodeURIComponent(value)}${companion ? `&${companion}` : ''}`;
-          const res = await server.json(`${path}?${query}`);
+          const res = await suite.server.json(`${path}?${query}`);
           const where = `${op.path}?${query.slice(0, 120)}`;
           assert.notEqual(res.status, 500, where);
           const refusal = res.status === 400 ? res.body.error.details.find((d: { parameter: string }) => d.parameter === spec.name) : undefined;

@@ -4,37 +4,28 @@
  * unknown) and an undocumented one is refused as unknown — so the contract and the parsers
  * cannot drift apart.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { OPERATIONS } from '../../src/http/openapi.js';
-import { engines, openTestDatabase, startServer, type TestDatabase, type TestServer } from '../helper.js';
+import { engines, serveForSuite } from '../helper.js';
 
 const engine = engines()[0]!;
 const SOME_ID = 'aaaaaaaaaaaa';
 
 describe('documented parameters = accepted parameters', () => {
-  let t: TestDatabase;
-  let server: TestServer;
-  before(async () => {
-    t = await openTestDatabase(engine);
-    server = await startServer(t.db);
-  });
-  after(async () => {
-    await server.close();
-    await t.drop();
-  });
+  const suite = serveForSuite(engine);
 
   for (const op of OPERATIONS) {
     it(`${op.path}`, async () => {
       const path = op.path.replace(/:[A-Za-z]+/g, SOME_ID);
       for (const p of op.parameters.filter((x) => x.in === 'query')) {
-        const res = await server.json(`${path}?${p.name}=`);
+        const res = await suite.server.json(`${path}?${p.name}=`);
         assert.equal(res.status, 400, `${op.path} ${p.name}`);
         const detail = res.body.error.details.find((d: { parameter: string }) => d.parameter === p.name);
         assert.ok(detail, `${op.path}: no detail for ${p.name}`);
         assert.doesNotMatch(detail.message, /unknown parameter/, `${op.path}: ${p.name} is documented but not accepted`);
       }
-      const unknown = await server.json(`${path}?undocumentedParameter=1`);
+      const unknown = await suite.server.json(`${path}?undocumentedParameter=1`);
       assert.equal(unknown.status, 400, op.path);
       if (op.kind !== 'operational') {
         const detail = unknown.body.error.details.find((d: { parameter: string }) => d.parameter === 'undocumentedParameter');

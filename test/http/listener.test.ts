@@ -2,10 +2,10 @@
  * Listener limits (spec Limits): 5 s header/request receive, 5 s keep-alive, 100 requests per
  * connection, 16 KiB of headers — each enforced while other clients keep being served.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { engines, openTestDatabase, startServer, type TestDatabase, type TestServer } from '../helper.js';
+import { engines, serveForSuite } from '../helper.js';
 
 function connect(base: string): Promise<net.Socket> {
   const { hostname, port } = new URL(base);
@@ -31,32 +31,23 @@ function closed(socket: net.Socket): Promise<{ at: number; data: string }> {
 const engine = engines()[0]!; // listener behaviour does not depend on the database engine
 
 describe('listener limits', () => {
-  let t: TestDatabase;
-  let server: TestServer;
-  before(async () => {
-    t = await openTestDatabase(engine);
-    server = await startServer(t.db);
-  });
-  after(async () => {
-    await server.close();
-    await t.drop();
-  });
+  const suite = serveForSuite(engine);
 
   it('closes a slow-header client after about 5 s and an idle keep-alive after about 5 s, serving others meanwhile', async () => {
     const started = Date.now();
-    const slow = await connect(server.base);
+    const slow = await connect(suite.server.base);
     const slowClosed = closed(slow);
     slow.write('GET /v1/health HTTP/1.1\r\nHost: x\r\n');
     const drip = setInterval(() => !slow.destroyed && slow.write('X-Drip: 1\r\n'), 1000);
 
-    const idle = await connect(server.base);
+    const idle = await connect(suite.server.base);
     const idleClosed = closed(idle);
     idle.write('GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n');
 
     // another client is served normally while those two hold connections
     for (let i = 0; i < 5; i++) {
       const t0 = Date.now();
-      const res = await server.get('/v1/health');
+      const res = await suite.server.get('/v1/health');
       assert.equal(res.status, 200);
       await res.arrayBuffer();
       // not held up by the two stalled connections (which last 5 s); generous for a loaded CI machine
@@ -76,7 +67,7 @@ describe('listener limits', () => {
   });
 
   it('refuses more than 16 KiB of headers with an enveloped 400 and keeps serving', async () => {
-    const socket = await connect(server.base);
+    const socket = await connect(suite.server.base);
     const done = closed(socket);
     socket.write(`GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(16 * 1024 + 1)}\r\n\r\n`);
     const { data } = await done;
@@ -84,12 +75,12 @@ describe('listener limits', () => {
     assert.match(data, /headers are too large/);
     assert.match(data, /x-request-id: [0-9a-f-]{36}/i);
     assert.match(data, /\{"ok":false,"error":\{"type":"invalid_query"/);
-    const res = await server.get('/v1/health');
+    const res = await suite.server.get('/v1/health');
     assert.equal(res.status, 200);
   });
 
   it('serves at most 100 requests on one keep-alive connection, then closes it', async () => {
-    const socket = await connect(server.base);
+    const socket = await connect(suite.server.base);
     let data = '';
     let closedAt = -1;
     socket.on('data', (c) => (data += c.toString('latin1')));
@@ -108,7 +99,7 @@ describe('listener limits', () => {
   });
 
   it('pipelined requests beyond the active-execution limit get enveloped 503s, never 500', async () => {
-    const socket = await connect(server.base);
+    const socket = await connect(suite.server.base);
     const done = closed(socket);
     socket.write('GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(60));
     setTimeout(() => socket.end(), 1500);
