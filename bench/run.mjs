@@ -75,6 +75,9 @@ const DATABASE_URL = ENGINE === 'postgres' ? PG_URL : `pglite:${PGLITE_DIR}`;
 const OUT = opt.out ?? path.join(ROOT, 'bench', ENGINE === 'postgres' && EVENTS === 1_000_000 ? 'results.md' : `results-${ENGINE}-${EVENTS}.md`);
 const WORK = path.join(ROOT, 'bench', '.work');
 const { MAX_REQUESTS_PER_CONNECTION } = await dist('app.js');
+const { PreparedNames } = await dist('db/prepared.js');
+const preparedNames = new PreparedNames();
+const { prepareValue } = (await import('pg/lib/utils.js')).default;
 fs.mkdirSync(WORK, { recursive: true });
 
 const SERVER_ENV = {
@@ -374,13 +377,22 @@ async function capture(app, sink, scenario) {
 }
 
 /** The scenario's SQL through `pg` alone: statements in sequence, per-request total time. */
+/**
+ * Runs a statement as the server does: those it prepares (Statement.stablePlan, PostgreSQL only)
+ * are named, so PostgreSQL keeps a generic plan after its five custom plans.
+ */
+function asServer(s) {
+  const name = s.stablePlan && ENGINE === 'postgres' ? preparedNames.nameOf(s.text) : undefined;
+  return name ? { name, text: s.text, values: s.values } : { text: s.text, values: s.values };
+}
+
 async function timeRawSql(pool, statements, seconds = 1.5, maxIterations = 400) {
-  for (let i = 0; i < 5; i++) for (const s of statements) await pool.query(s.text, s.values);
+  for (let i = 0; i < 6; i++) for (const s of statements) await pool.query(asServer(s));
   const times = [];
   const until = performance.now() + seconds * 1000;
   while (times.length < maxIterations && (performance.now() < until || times.length < 20)) {
     const t = performance.now();
-    for (const s of statements) await pool.query(s.text, s.values);
+    for (const s of statements) await pool.query(asServer(s));
     times.push(performance.now() - t);
   }
   times.sort((a, b) => a - b);
@@ -393,9 +405,17 @@ function seqScans(node, found = []) {
   return found;
 }
 
+/**
+ * The plan the server gets: a prepared statement (already executed by timeRawSql on the same
+ * single connection) is explained through EXECUTE, showing the generic plan PostgreSQL chose.
+ */
 async function explain(pool, statement) {
-  const json = (await pool.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${statement.text}`, statement.values)).rows[0]['QUERY PLAN'][0];
-  const text = (await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`, statement.values)).rows.map((r) => r['QUERY PLAN']).join('\n');
+  const { name } = asServer(statement);
+  const target = name
+    ? { text: `EXECUTE ${name}${statement.values.length ? `(${statement.values.map((v) => pg.escapeLiteral(String(prepareValue(v)))).join(', ')})` : ''}`, values: [] }
+    : { text: statement.text, values: statement.values };
+  const json = (await pool.query(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${target.text}`, target.values)).rows[0]['QUERY PLAN'][0];
+  const text = (await pool.query(`EXPLAIN (ANALYZE, BUFFERS) ${target.text}`, target.values)).rows.map((r) => r['QUERY PLAN']).join('\n');
   const scans = seqScans(json.Plan);
   return { name: statement.name, text, executionMs: json['Execution Time'], seqScans: scans, eventsSeqScan: scans.includes('events') };
 }
@@ -479,7 +499,8 @@ async function main() {
   fs.writeFileSync(path.join(WORK, 'ceiling-body.json'), firstBody);
   log(`scenarios: ${scenarios.map((s) => s.id).join(', ')}`);
 
-  const rawPool = ENGINE === 'postgres' ? new pg.Pool({ connectionString: PG_URL, max: 1 }) : db.pool;
+  // one connection with Lineup's planner settings (src/db/database.ts)
+  const rawPool = ENGINE === 'postgres' ? new pg.Pool({ connectionString: PG_URL, max: 1, options: '-c jit=off -c max_parallel_workers_per_gather=0' }) : db.pool;
   for (const s of scenarios) {
     const c = await capture(app, sink, s);
     s.statements = c.statements;

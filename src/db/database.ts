@@ -64,7 +64,9 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 function sessionSettings(opts: DatabaseOptions): string[] {
   // jit=off: our statements are short index walks; JIT compilation cost up to ~900 ms per
   // statement at 1M Events (bench/results.md) for nothing (docs/performance.md).
-  const settings = [`TimeZone=UTC`, `DateStyle=ISO`, `IntervalStyle=iso_8601`, `jit=off`];
+  // max_parallel_workers_per_gather=0: a LIMITed page never gains from parallel workers, and a
+  // generic plan priced without its values must not start them (docs/performance.md).
+  const settings = [`TimeZone=UTC`, `DateStyle=ISO`, `IntervalStyle=iso_8601`, `jit=off`, `max_parallel_workers_per_gather=0`];
   if (opts.statementTimeoutMs) settings.push(`statement_timeout=${opts.statementTimeoutMs}`);
   settings.push(`lock_timeout=${opts.lockTimeoutMs ?? 500}`);
   if (opts.schema) settings.push(`search_path=${opts.schema},public`);

@@ -3,7 +3,7 @@
  * (no N+1): Artist and Venue previews (first PREVIEW_SIZE + 1 members per Event, in the order of
  * the relationship routes: name bytewise, then publicId), direct Series and Edition programs.
  */
-import { Params } from './sql.js';
+import { Params, rowLimit } from './sql.js';
 import { ARTIST_ITEM_COLUMNS, VENUE_ITEM_COLUMNS, artistMediaJoin, singleMediaJoin } from './items.js';
 import type { Statement } from './statement.js';
 
@@ -36,7 +36,7 @@ function previewsStatement(eventIds: readonly string[], shape: PreviewShape): St
         FROM ${shape.link} l JOIN ${shape.table} ${m} ON ${m}.id = l.${shape.memberColumn} AND ${m}.active
        WHERE l.event_id = x.event_id
        ORDER BY ${m}.name, ${m}.public_id
-       LIMIT ${p.add(PREVIEW_SIZE + 1, 'int')}) ${m}
+       ${rowLimit(PREVIEW_SIZE + 1)}) ${m}
     ${shape.mediaJoin}
     ORDER BY x.event_id, ${m}.name, ${m}.public_id`;
   return { name: shape.name, text, values: p.values, stablePlan: true };

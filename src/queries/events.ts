@@ -7,7 +7,7 @@ import type { EventsPlan } from '../plan/events.js';
 import type { EventField, EventSort } from '../plan/event-fields.js';
 import { nameContainsCondition } from './name-search.js';
 import { phaseSql } from './phase.js';
-import { Params, keysetAfter, orderBy, utcText, wildcardContains, type SortKey } from './sql.js';
+import { Params, keysetAfter, orderBy, rowLimit, utcText, wildcardContains, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
 
 const SORT_KEYS: Record<EventSort, readonly SortKey[]> = {
@@ -206,32 +206,33 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   const mediaJoin = c.fields.includes('profileMedia')
     ? `LEFT JOIN media pm ON pm.id = e.profile_media_id AND pm.active AND pm.status = 'ready'`
     : '';
-  const limit = p.add(c.limit + 1, 'int');
+  const limit = rowLimit(c.limit + 1);
   if (c.temporalPhaseCode === 'upcoming' && c.sort === 'startLocalDate') {
     const order = 'e.start_local_date AS o0, e.start_rank AS o1, e.start_key AS o2, e.public_id AS o3';
     const branch = (condition: string) => `(SELECT ${columns.join(', ')}, ${order}
     FROM events e ${mediaJoin}
     WHERE ${[...where, condition].join('\n      AND ')}
     ORDER BY ${orderBy(keys)}
-    LIMIT ${limit})`;
+    ${limit})`;
     const [usual, inconsistent] = upcomingBranches(now());
     const text = `SELECT * FROM (${branch(usual)}
     UNION ALL ${branch(inconsistent)}) u
     ORDER BY u.o0, u.o1, u.o2, u.o3
-    LIMIT ${limit}`;
+    ${limit}`;
     return { name: 'events.page', text, values: p.values, stablePlan: false };
   }
   const text = `SELECT ${columns.join(', ')}
     FROM events e ${mediaJoin}
     WHERE ${where.join('\n      AND ')}
     ORDER BY ${orderBy(keys)}
-    LIMIT ${limit}`;
+    ${limit}`;
   return { name: 'events.page', text, values: p.values, stablePlan: isPlainWalk(c) };
 }
 
 /**
- * A walk of one sort index with no filter but the keyset (and updatedSince, a bound on the
- * updatedAt order's own leading key): the same plan is best for every value (Statement.stablePlan).
+ * A walk of one sort index with no filter but the keyset: the same plan is best for every value
+ * (Statement.stablePlan). An updatedSince bound is not: PostgreSQL prices its range from the value
+ * and keeps planning it per execution (test/db/generic-plans.test.ts), so it stays unnamed.
  */
 function isPlainWalk(c: EventsPlan['controls']): boolean {
   return (
@@ -244,6 +245,7 @@ function isPlainWalk(c: EventsPlan['controls']): boolean {
     c.startInstantGte === null &&
     c.startInstantLt === null &&
     c.startLocalDateGte === null &&
-    c.startLocalDateLt === null
+    c.startLocalDateLt === null &&
+    c.updatedSince === null
   );
 }

@@ -12,7 +12,7 @@ import type { CursorKey } from '../controls/cursor.js';
 import type { Reader } from '../db/reader.js';
 import type { ListPlan } from '../plan/list.js';
 import { splitPage } from './page.js';
-import { Params, keysetAfter, orderBy, type SortKey } from './sql.js';
+import { Params, keysetAfter, orderBy, rowLimit, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
 
 export interface ListSource {
@@ -53,7 +53,7 @@ export function listPageStatement(build: SourceBuilder, after: readonly CursorKe
     FROM ${src.from}
     WHERE ${where.length > 0 ? where.join('\n      AND ') : 'true'}
     ORDER BY ${orderBy(src.keys)}
-    LIMIT ${p.add(limit + 1, 'int')}`;
+    ${rowLimit(limit + 1)}`;
   return { name: src.name, text, values: p.values, stablePlan: src.stablePlan === true };
 }
 

@@ -79,7 +79,7 @@ export function seriesListSource(c: ListControls<SeriesField, NamedSort>): Sourc
       keys: namedKeys('s', c.sort),
       identity: ['s.public_id'],
       names: ['s.name'],
-      stablePlan: c.nameContains === null,
+      stablePlan: c.nameContains === null && c.updatedSince === null,
     };
   };
 }
@@ -105,7 +105,7 @@ export function editionListSource(seriesId: string, c: ListControls<EditionField
       keys: editionKeys('ed', c.sort),
       identity: ['ed.public_id'],
       names: ['ed.name'],
-      stablePlan: true,
+      stablePlan: c.updatedSince === null,
     };
   };
 }

@@ -28,7 +28,7 @@ export function venueListSource(c: VenueControls): SourceBuilder {
       keys: namedKeys('v', c.sort),
       identity: ['v.public_id'],
       names: ['v.name'],
-      stablePlan: where.length === 1 || (where.length === 2 && c.updatedSince !== null),
+      stablePlan: where.length === 1, // unfiltered (an updatedSince range is priced per value)
     };
   };
 }

@@ -1,0 +1,64 @@
+/**
+ * Prepared statements pay off only if PostgreSQL keeps a generic plan for them (no planning per
+ * execution): with `LIMIT $n` it never did for pages (it priced the generic plan at 10% of the
+ * table). Each statement the read side marks `stablePlan` is prepared and executed as the
+ * server does; after PostgreSQL's five custom plans the next executions must be generic.
+ * PostgreSQL only (PGlite runs every statement unnamed).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { seedDemo } from '../../src/catalogue/demo.js';
+import { parseEventControls } from '../../src/controls/events.js';
+import { parseQueryString } from '../../src/controls/query-string.js';
+import { parseVenueControls } from '../../src/controls/venues.js';
+import { PreparedNames } from '../../src/db/prepared.js';
+import { planEvents } from '../../src/plan/events.js';
+import { artistPreviewsStatement, venuePreviewsStatement } from '../../src/queries/event-relations.js';
+import { eventsPageStatement } from '../../src/queries/events.js';
+import { listPageStatement } from '../../src/queries/list.js';
+import type { Statement } from '../../src/queries/statement.js';
+import { venueListSource } from '../../src/queries/venues.js';
+import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
+
+const postgres = engines().find((e) => e.name === 'postgres');
+const NOW = new Date('2026-03-15T12:00:00Z');
+const eventsPage = (qs: string) => eventsPageStatement(planEvents('/v1/events', parseEventControls(parseQueryString(qs)), NOW));
+
+describe('stable statements run on generic plans (PostgreSQL)', { skip: postgres ? false : 'set TEST_DATABASE_URL to run on PostgreSQL' }, () => {
+  let t: TestDatabase;
+  let eventIds: string[];
+  before(async () => {
+    t = await openTestDatabase(postgres!);
+    await seedDemo(t.db, { events: 400, seed: 'generic', anchorDate: '2026-03-15' });
+    eventIds = (await t.db.pool.query<{ id: string }>('SELECT id::text FROM events WHERE active ORDER BY id LIMIT 20')).rows.map((r) => r.id);
+  });
+  after(() => t?.drop());
+
+  const cases: Array<[string, () => Statement]> = [
+    ['Events first page', () => eventsPage('')],
+    ['Events page of 50, another order', () => eventsPage('limit=50&sort=-startLocalDate')],
+    ['updatedAt order (a full reconciliation read)', () => eventsPage('sort=updatedAt&fields=name,updatedAt')],
+    ['artist previews', () => artistPreviewsStatement(eventIds, false)],
+    ['venue previews (rich)', () => venuePreviewsStatement(eventIds, true)],
+    ['Venues first page', () => listPageStatement(venueListSource(parseVenueControls(parseQueryString(''))), null, 20)],
+  ];
+  for (const [label, build] of cases) {
+    test(label, async () => {
+      const statement = build();
+      assert.equal(statement.stablePlan, true, 'marked stable');
+      const name = new PreparedNames().nameOf(statement.text)!;
+      const client = await t.db.pool.connect();
+      try {
+        for (let i = 0; i < 8; i++) await client.query({ name, text: statement.text, values: statement.values as unknown[] });
+        const { rows } = await client.query<{ generic_plans: string; custom_plans: string }>(
+          'SELECT generic_plans::text, custom_plans::text FROM pg_prepared_statements WHERE name = $1',
+          [name],
+        );
+        assert.ok(Number(rows[0]!.generic_plans) >= 3, `${label}: ${JSON.stringify(rows[0])}`);
+      } finally {
+        await client.query('DEALLOCATE ALL');
+        client.release();
+      }
+    });
+  }
+});
