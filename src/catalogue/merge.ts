@@ -12,6 +12,7 @@
  */
 import type pg from 'pg';
 import { COLLECTIONS, type Collection } from './document.js';
+import { ARTIST_PUBLIC_MEDIA_FROM_STAGE, refreshArtistPublicMedia } from './artist-media.js';
 import { primaryVenueKeyFromStage, refreshPrimaryVenueKeys } from './primary-venue.js';
 import { STAGE } from './rows.js';
 
@@ -49,7 +50,10 @@ const MERGE: Record<Collection, MergeSpec> = {
     hash: 's.own_hash',
   },
   artists: {
-    columns: same('active', 'slug', 'name', 'name_lower', 'description', 'links', 'authoring'),
+    columns: [
+      ...same('active', 'slug', 'name', 'name_lower', 'description', 'links', 'authoring'),
+      ['public_media_id', ARTIST_PUBLIC_MEDIA_FROM_STAGE], // media merge first
+    ],
     joins: '',
     hash: `s.own_hash || ':' || ${ARTIST_MEDIA_FROM_STAGE}`,
   },
@@ -224,6 +228,7 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
     }
   }
   await refreshPrimaryVenueKeys(client);
+  await refreshArtistPublicMedia(client);
   return counts;
 }
 

@@ -31,14 +31,12 @@ export const singleMediaJoin = (owner: string, alias = 'pm') =>
 export const selectedMediaJoin = (owner: string, fields: readonly string[]) =>
   fields.includes('profileMedia') ? singleMediaJoin(owner) : '';
 
-/** Legacy Artists may hold several: the first ready one by (position, media publicId). */
+/**
+ * Legacy Artists may hold several: the first active, ready one by (position, media publicId),
+ * kept on the Artist by the importer (`public_media_id`, migration 004); checked again here.
+ */
 export const artistMediaJoin = (artist: string, alias = 'pm') =>
-  `LEFT JOIN LATERAL (
-     SELECT m.public_id, m.src, m.thumbnail_src, m.alt_text, m.width, m.height
-       FROM artist_profile_media apm JOIN media m ON m.id = apm.media_id
-      WHERE apm.artist_id = ${artist}.id AND m.active AND m.status = 'ready'
-      ORDER BY apm.position, m.public_id
-      LIMIT 1) ${alias} ON true`;
+  `LEFT JOIN media ${alias} ON ${alias}.id = ${artist}.public_media_id AND ${alias}.active AND ${alias}.status = 'ready'`;
 
 /** Artist columns of a selection (allow-list per field). */
 export function artistColumns(a: string, fields: readonly ArtistField[]): string[] {

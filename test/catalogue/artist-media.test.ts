@@ -1,0 +1,94 @@
+/**
+ * Each Artist's public profile media kept on the Artist (migration 004, src/catalogue/artist-media.ts):
+ * set by the import, recomputed when an Artist's media list or one of its media changes, equal
+ * after every import to the definition evaluated directly (first active, ready media by position).
+ */
+import assert from 'node:assert/strict';
+import { after, before, beforeEach, describe, test } from 'node:test';
+import type { Database } from '../../src/db/database.js';
+import { importDoc, pid, resetCatalogue, testEngines, type TestDb } from './support.js';
+
+const M = { pending: pid('mpa', 1), ready: pid('mpb', 2), ready2: pid('mpc', 3), inactive: pid('mpd', 4) };
+const A = { several: pid('apa', 1), inactiveFirst: pid('apb', 2), pendingOnly: pid('apc', 3), none: pid('apd', 4) };
+
+const media = (publicId: string, status: string, active = true) => ({
+  publicId, status, active, src: status === 'ready' ? `https://img.example/${publicId}.jpg` : null,
+});
+const artist = (publicId: string, profileMediaIds: string[]) => ({ publicId, slug: publicId, name: publicId, profileMediaIds });
+
+function baseDocument() {
+  return {
+    media: [media(M.pending, 'pending'), media(M.ready, 'ready'), media(M.ready2, 'ready'), media(M.inactive, 'ready', false)],
+    artists: [
+      artist(A.several, [M.pending, M.ready, M.ready2]),
+      artist(A.inactiveFirst, [M.inactive, M.ready2]),
+      artist(A.pendingOnly, [M.pending]),
+      artist(A.none, []),
+    ],
+  };
+}
+
+async function publicMedia(db: Database): Promise<Record<string, string | null>> {
+  const { rows } = await db.pool.query<{ artist: string; media: string | null }>(
+    `SELECT a.public_id AS artist, m.public_id AS media FROM artists a LEFT JOIN media m ON m.id = a.public_media_id ORDER BY a.public_id`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.artist, r.media]));
+}
+
+async function assertMatchesDefinition(db: Database): Promise<void> {
+  const { rows } = await db.pool.query(
+    `SELECT a.public_id FROM artists a
+      WHERE a.public_media_id IS DISTINCT FROM (
+              SELECT m.id FROM artist_profile_media apm JOIN media m ON m.id = apm.media_id
+               WHERE apm.artist_id = a.id AND m.active AND m.status = 'ready'
+               ORDER BY apm.position, m.public_id LIMIT 1)`,
+  );
+  assert.deepEqual(rows, [], 'every Artist holds its public profile media');
+}
+
+for (const engine of testEngines()) {
+  describe(`Artist public profile media (${engine.name})`, () => {
+    let t: TestDb;
+    let db: Database;
+    before(async () => {
+      t = await engine.open();
+      db = t.db;
+    });
+    after(() => t.close());
+    beforeEach(() => resetCatalogue(db));
+
+    test('set by the import: the first active, ready media by position', async () => {
+      await importDoc(db, baseDocument());
+      assert.deepEqual(await publicMedia(db), {
+        [A.several]: M.ready, // the pending one comes first
+        [A.inactiveFirst]: M.ready2, // the first one is inactive
+        [A.pendingOnly]: null,
+        [A.none]: null,
+      });
+      await assertMatchesDefinition(db);
+    });
+
+    test('recomputed when a media alone is re-imported, when an Artist changes its media, and by --replace', async () => {
+      await importDoc(db, baseDocument());
+      // a media becomes ready (no Artist in the document)
+      await importDoc(db, { media: [{ ...media(M.pending, 'ready') }] });
+      assert.equal((await publicMedia(db))[A.several], M.pending);
+      assert.equal((await publicMedia(db))[A.pendingOnly], M.pending);
+      await assertMatchesDefinition(db);
+      // media deactivated / activated
+      await importDoc(db, { media: [media(M.pending, 'ready', false), media(M.inactive, 'ready')] });
+      assert.equal((await publicMedia(db))[A.several], M.ready);
+      assert.equal((await publicMedia(db))[A.inactiveFirst], M.inactive);
+      assert.equal((await publicMedia(db))[A.pendingOnly], null);
+      await assertMatchesDefinition(db);
+      // an Artist's media list changes
+      await importDoc(db, { artists: [artist(A.none, [M.ready2, M.ready])] });
+      assert.equal((await publicMedia(db))[A.none], M.ready2);
+      await assertMatchesDefinition(db);
+      // --replace without the ready media
+      await importDoc(db, { media: [media(M.pending, 'failed'), media(M.ready2, 'ready')], artists: [artist(A.several, [M.pending, M.ready2])] }, { replace: true });
+      assert.deepEqual(await publicMedia(db), { [A.several]: M.ready2 });
+      await assertMatchesDefinition(db);
+    });
+  });
+}
