@@ -44,10 +44,18 @@ function previewsStatement(eventIds: readonly string[], shape: PreviewShape): St
 
 /** The member's own columns that the outer projection and joins read (`m.x`), plus its order. */
 function memberColumns(m: string, outerSql: string): string {
-  const used = new Set(['id', 'name', 'public_id']);
-  for (const match of outerSql.matchAll(new RegExp(`\\b${m}\\.([a-z_]+)`, 'g'))) used.add(match[1]!);
-  return [...used].map((c) => `${m}.${c}`).join(', ');
+  const key = `${m} ${outerSql}`;
+  let list = memberColumnLists.get(key);
+  if (list === undefined) {
+    const used = new Set(['id', 'name', 'public_id']);
+    for (const match of outerSql.matchAll(new RegExp(`\\b${m}\\.([a-z_]+)`, 'g'))) used.add(match[1]!);
+    list = [...used].map((c) => `${m}.${c}`).join(', ');
+    memberColumnLists.set(key, list);
+  }
+  return list;
 }
+/** Per preview shape (a handful: Artist or Venue, plain or rich), computed once. */
+const memberColumnLists = new Map<string, string>();
 
 export const artistPreviewsStatement = (eventIds: readonly string[], rich: boolean): Statement =>
   previewsStatement(eventIds, {
