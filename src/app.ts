@@ -159,9 +159,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   app.addHook('onResponse', async (request, reply) => {
+    // request.log already carries reqId (Fastify's child logger): not repeated here
     request.log.info(
       {
-        reqId: request.id,
         method: request.method,
         route: request.routeOptions.url ?? null,
         url: request.raw.url?.slice(0, 256),
@@ -176,17 +176,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     let apiError: ApiError;
     if (err instanceof ApiError) apiError = err;
     else if (err instanceof DatabaseUnavailableError) {
-      request.log.warn({ reqId: request.id, cause: err.message }, 'database unavailable');
+      request.log.warn({ cause: err.message }, 'database unavailable');
       apiError = unavailable('The database is temporarily unavailable; retry later.');
     } else if (err instanceof ProjectionError || err instanceof BudgetExceededError) {
-      request.log.error({ reqId: request.id, cause: err.message }, 'invalid stored projection');
+      request.log.error({ cause: err.message }, 'invalid stored projection');
       apiError = internalError();
     } else {
       const status = (err as { statusCode?: number }).statusCode;
       if (typeof status === 'number' && status >= 400 && status < 500) {
         apiError = status === 414 ? uriTooLong() : invalidQuery('The request is malformed.');
       } else {
-        request.log.error({ reqId: request.id, err }, 'unexpected failure');
+        request.log.error({ err }, 'unexpected failure');
         apiError = internalError();
       }
     }

@@ -109,7 +109,10 @@ describe('lineup serve', () => {
     const line = out.split('\n').find((l) => l.includes('"msg":"request"'));
     assert.ok(line, 'a request log line');
     const entry = JSON.parse(line as string);
-    for (const key of ['reqId', 'method', 'route', 'status', 'durationMs']) assert.ok(key in entry, key);
+    for (const key of ['reqId', 'method', 'route', 'status', 'durationMs']) {
+      assert.ok(key in entry, key);
+      assert.equal((line as string).split(`"${key}":`).length - 1, 1, `"${key}" appears once in ${line}`);
+    }
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
     assert.equal(code, 0, out);
