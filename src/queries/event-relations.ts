@@ -97,12 +97,21 @@ export const EDITION_PROGRAM_JOINS = (ee: string, ed: string, s: string) =>
   `JOIN editions ${ed} ON ${ed}.id = ${ee}.edition_id AND ${ed}.active
     JOIN series ${s} ON ${s}.id = ${ed}.series_id AND ${s}.active AND ${s}.structure_code = 'editioned'`;
 
+/**
+ * `= $1` for one Event (the detail), `= ANY($1)` for a page. PostgreSQL prices `= ANY` of an
+ * unknown array above its custom plans and so re-plans it on every execution; a single id keeps
+ * the generic plan (~0.2–0.3 ms of planning saved per statement on an Event detail at 1M Events).
+ */
+function idsCondition(eventIds: readonly string[], p: Params): string {
+  return eventIds.length === 1 ? `= ${p.add(eventIds[0], 'bigint')}` : `= ANY(${p.add(eventIds, 'bigint[]')})`;
+}
+
 /** Direct Series memberships of the Events (active Series of `direct` structure). */
 export function directSeriesStatement(eventIds: readonly string[]): Statement {
   const p = new Params();
   const text = `SELECT es.event_id::text AS owner_id, s.public_id, s.slug, s.name, s.structure_code
     FROM event_series es ${DIRECT_SERIES_JOIN('es', 's')}
-    WHERE es.event_id = ANY(${p.add(eventIds, 'bigint[]')})
+    WHERE es.event_id ${idsCondition(eventIds, p)}
     ORDER BY es.event_id, s.name, s.public_id`;
   return { name: 'events.directSeries', text, values: p.values, stablePlan: true };
 }
@@ -125,7 +134,7 @@ export function editionProgramsStatement(eventIds: readonly string[]): Statement
            ed.public_id AS ed_public_id, ed.slug AS ed_slug, ed.name AS ed_name
     FROM event_editions ee
     ${EDITION_PROGRAM_JOINS('ee', 'ed', 's')}
-    WHERE ee.event_id = ANY(${p.add(eventIds, 'bigint[]')})
+    WHERE ee.event_id ${idsCondition(eventIds, p)}
     ORDER BY ee.event_id, s.name, s.public_id, ed.name, ed.public_id`;
   return { name: 'events.editionPrograms', text, values: p.values, stablePlan: true };
 }

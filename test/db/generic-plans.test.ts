@@ -13,7 +13,7 @@ import { parseQueryString } from '../../src/controls/query-string.js';
 import { parseVenueControls } from '../../src/controls/venues.js';
 import { PreparedNames } from '../../src/db/prepared.js';
 import { planEvents } from '../../src/plan/events.js';
-import { artistPreviewsStatement, venuePreviewsStatement } from '../../src/queries/event-relations.js';
+import { artistPreviewsStatement, directSeriesStatement, editionProgramsStatement, venuePreviewsStatement } from '../../src/queries/event-relations.js';
 import { eventsPageStatement } from '../../src/queries/events.js';
 import { listPageStatement } from '../../src/queries/list.js';
 import type { Statement } from '../../src/queries/statement.js';
@@ -40,6 +40,8 @@ describe('stable statements run on generic plans (PostgreSQL)', { skip: postgres
     ['updatedAt order (a full reconciliation read)', () => eventsPage('sort=updatedAt&fields=name,updatedAt')],
     ['artist previews', () => artistPreviewsStatement(eventIds, false)],
     ['venue previews (rich)', () => venuePreviewsStatement(eventIds, true)],
+    ["an Event's direct Series (detail)", () => directSeriesStatement(eventIds.slice(0, 1))],
+    ["an Event's Edition programs (detail)", () => editionProgramsStatement(eventIds.slice(0, 1))],
     ['Venues first page', () => listPageStatement(venueListSource(parseVenueControls(parseQueryString(''))), null, 20)],
   ];
   for (const [label, build] of cases) {
