@@ -90,7 +90,7 @@ export function readMirror(outDir: string, collection: CollectionName): Map<stri
 }
 
 /** Writes `file` atomically: temporary file written by `write`, fsync, rename. */
-function replaceFile(file: string, write: (fd: number) => void): void {
+export function replaceFile(file: string, write: (fd: number) => void): void {
   const tmp = `${file}.tmp-${process.pid}`;
   const fd = openSync(tmp, 'w');
   try {
@@ -105,14 +105,4 @@ function replaceFile(file: string, write: (fd: number) => void): void {
 /** Writes `text` to `file` atomically: temporary file, fsync, rename. */
 export function writeAtomic(file: string, text: string): void {
   replaceFile(file, (fd) => writeSync(fd, text));
-}
-
-/** Replaces a mirror file with `mirror`, one record per line ordered by publicId. */
-export function writeMirror(outDir: string, collection: CollectionName, mirror: ReadonlyMap<string, MirrorRecord>): void {
-  const ids = [...mirror.keys()].sort(); // code-unit order = bytewise for 0-9A-Za-z
-  replaceFile(join(outDir, `${collection}.jsonl`), (fd) => {
-    for (let i = 0; i < ids.length; i += 1000) {
-      writeSync(fd, ids.slice(i, i + 1000).map((id) => `${JSON.stringify(mirror.get(id))}\n`).join(''));
-    }
-  });
 }

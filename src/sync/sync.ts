@@ -31,6 +31,8 @@
  *   without requesting those pages again; any other journal is discarded with a notice. If the
  *   server refuses the journaled cursor (400 invalid_query), the journal is discarded and the
  *   traversal restarts from its first page.
+ * - Bounded memory (merge.ts): a traversal keeps counters only; its records are in the journal,
+ *   and the commit sorts them on disk in runs and merges them with the old mirror.
  * - Commit, collection by collection: the mirror file is written to a temporary file, flushed
  *   and renamed over the old one; then the state advancing the checkpoint, likewise; then the
  *   journal is removed. The run counter advances once both collections are committed. A crash
@@ -45,9 +47,10 @@ import { join } from 'node:path';
 import { buildUrl, createClient, LineupApiError, type ClientOptions, type LineupClient } from '../client/index.js';
 import { EVENT_FIELDS } from '../plan/event-fields.js';
 import { VENUE_FIELDS } from '../plan/resource-fields.js';
-import { COLLECTIONS, SyncError, emptyState, readMirror, readState, writeMirror, writeState, type CollectionName, type MirrorRecord, type SyncState } from './files.js';
+import { COLLECTIONS, SyncError, emptyState, readState, writeState, type CollectionName, type MirrorRecord, type SyncState } from './files.js';
 import { JournalWriter, journalFile, removeJournal, replayJournal, type JournalHeader } from './journal.js';
 import { acquireLock } from './lock.js';
+import { commitMirror } from './merge.js';
 
 export { COLLECTIONS, SyncError, emptyState, readMirror, readState, writeAtomic, type CollectionName, type SyncState } from './files.js';
 export { LOCK_FILE } from './lock.js';
@@ -113,9 +116,11 @@ export function maxMarker(a: string | null, b: string | null | undefined): strin
   return b > a ? b : a;
 }
 
-/** What one traversal saw: deduplicated records (the later read wins), the greatest marker. */
+/**
+ * What one traversal saw, counted: pages, records read, the greatest marker. The records
+ * themselves live in the journal only; the commit merges them into the mirror (merge.ts).
+ */
 class Seen {
-  records = new Map<string, MirrorRecord>();
   greatest: string | null = null;
   pages = 0;
   read = 0;
@@ -124,8 +129,6 @@ class Seen {
     this.pages++;
     for (const record of records) {
       this.read++;
-      this.records.delete(record.publicId); // the later read wins, and keeps its read order
-      this.records.set(record.publicId, record);
       this.greatest = maxMarker(this.greatest, record.updatedAt);
     }
   }
@@ -215,7 +218,7 @@ export async function sync(opts: SyncOptions): Promise<SyncReport> {
 async function locked(opts: SyncOptions, baseUrl: string, fullEvery: number, limit: number, notice: (message: string) => void): Promise<SyncReport> {
   // Temporary files a crashed run left behind (never renamed, so never part of the mirror).
   for (const name of readdirSync(opts.outDir)) {
-    if (/^(events\.jsonl|venues\.jsonl|state\.json)\.tmp-\d+$/.test(name)) rmSync(join(opts.outDir, name), { force: true });
+    if (/^(events\.jsonl|venues\.jsonl|state\.json|(events|venues)\.run-\d+)\.tmp-\d+$/.test(name)) rmSync(join(opts.outDir, name), { force: true });
   }
   let state: SyncState = readState(opts.outDir) ?? emptyState(baseUrl);
   if (state.baseUrl !== baseUrl) {
@@ -245,23 +248,14 @@ async function locked(opts: SyncOptions, baseUrl: string, fullEvery: number, lim
       progress: (s) => opts.onProgress?.({ collection, mode, pages: s.pages, records: s.read }),
     });
 
-    let mirror: Map<string, MirrorRecord>;
-    let removed = 0;
-    if (full) {
-      const before = readMirror(opts.outDir, collection);
-      for (const id of before.keys()) if (!seen.records.has(id)) removed++;
-      mirror = seen.records;
-    } else {
-      mirror = readMirror(opts.outDir, collection);
-      for (const [id, record] of seen.records) mirror.set(id, record);
-    }
-    writeMirror(opts.outDir, collection, mirror);
+    // bounded memory: the journal's records are sorted on disk and merged with the old mirror
+    const { mirrored, removed } = commitMirror(opts.outDir, collection, journalFile(opts.outDir, collection), full);
     opts.afterDataWrite?.(collection);
     const checkpoint = maxMarker(previous, seen.greatest);
     state = { ...state, checkpoints: { ...state.checkpoints, [collection]: checkpoint } };
     writeState(opts.outDir, state);
     removeJournal(journalFile(opts.outDir, collection));
-    reports[collection] = { mode, pages: seen.pages, resumed, read: seen.read, mirrored: mirror.size, removed, checkpoint };
+    reports[collection] = { mode, pages: seen.pages, resumed, read: seen.read, mirrored, removed, checkpoint };
   }
 
   state = { ...state, runs: run, lastFullRun: full ? run : state.lastFullRun };
