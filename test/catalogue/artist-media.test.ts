@@ -4,9 +4,9 @@
  * after every import to the definition evaluated directly (first active, ready media by position).
  */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Database } from '../../src/db/database.js';
-import { importDoc, pid, resetCatalogue, testEngines, type TestDb } from './support.js';
+import { importDoc, pid, storePerSuite, testEngines } from './support.js';
 
 const M = { pending: pid('mpa', 1), ready: pid('mpb', 2), ready2: pid('mpc', 3), inactive: pid('mpd', 4) };
 const A = { several: pid('apa', 1), inactiveFirst: pid('apb', 2), pendingOnly: pid('apc', 3), none: pid('apd', 4) };
@@ -48,47 +48,40 @@ async function assertMatchesDefinition(db: Database): Promise<void> {
 
 for (const engine of testEngines()) {
   describe(`Artist public profile media (${engine.name})`, () => {
-    let t: TestDb;
-    let db: Database;
-    before(async () => {
-      t = await engine.open();
-      db = t.db;
-    });
-    after(() => t.close());
-    beforeEach(() => resetCatalogue(db));
+    const store = storePerSuite(engine);
 
     test('set by the import: the first active, ready media by position', async () => {
-      await importDoc(db, baseDocument());
-      assert.deepEqual(await publicMedia(db), {
+      await importDoc(store.db, baseDocument());
+      assert.deepEqual(await publicMedia(store.db), {
         [A.several]: M.ready, // the pending one comes first
         [A.inactiveFirst]: M.ready2, // the first one is inactive
         [A.pendingOnly]: null,
         [A.none]: null,
       });
-      await assertMatchesDefinition(db);
+      await assertMatchesDefinition(store.db);
     });
 
     test('recomputed when a media alone is re-imported, when an Artist changes its media, and by --replace', async () => {
-      await importDoc(db, baseDocument());
+      await importDoc(store.db, baseDocument());
       // a media becomes ready (no Artist in the document)
-      await importDoc(db, { media: [{ ...media(M.pending, 'ready') }] });
-      assert.equal((await publicMedia(db))[A.several], M.pending);
-      assert.equal((await publicMedia(db))[A.pendingOnly], M.pending);
-      await assertMatchesDefinition(db);
+      await importDoc(store.db, { media: [{ ...media(M.pending, 'ready') }] });
+      assert.equal((await publicMedia(store.db))[A.several], M.pending);
+      assert.equal((await publicMedia(store.db))[A.pendingOnly], M.pending);
+      await assertMatchesDefinition(store.db);
       // media deactivated / activated
-      await importDoc(db, { media: [media(M.pending, 'ready', false), media(M.inactive, 'ready')] });
-      assert.equal((await publicMedia(db))[A.several], M.ready);
-      assert.equal((await publicMedia(db))[A.inactiveFirst], M.inactive);
-      assert.equal((await publicMedia(db))[A.pendingOnly], null);
-      await assertMatchesDefinition(db);
+      await importDoc(store.db, { media: [media(M.pending, 'ready', false), media(M.inactive, 'ready')] });
+      assert.equal((await publicMedia(store.db))[A.several], M.ready);
+      assert.equal((await publicMedia(store.db))[A.inactiveFirst], M.inactive);
+      assert.equal((await publicMedia(store.db))[A.pendingOnly], null);
+      await assertMatchesDefinition(store.db);
       // an Artist's media list changes
-      await importDoc(db, { artists: [artist(A.none, [M.ready2, M.ready])] });
-      assert.equal((await publicMedia(db))[A.none], M.ready2);
-      await assertMatchesDefinition(db);
+      await importDoc(store.db, { artists: [artist(A.none, [M.ready2, M.ready])] });
+      assert.equal((await publicMedia(store.db))[A.none], M.ready2);
+      await assertMatchesDefinition(store.db);
       // --replace without the ready media
-      await importDoc(db, { media: [media(M.pending, 'failed'), media(M.ready2, 'ready')], artists: [artist(A.several, [M.pending, M.ready2])] }, { replace: true });
-      assert.deepEqual(await publicMedia(db), { [A.several]: M.ready2 });
-      await assertMatchesDefinition(db);
+      await importDoc(store.db, { media: [media(M.pending, 'failed'), media(M.ready2, 'ready')], artists: [artist(A.several, [M.pending, M.ready2])] }, { replace: true });
+      assert.deepEqual(await publicMedia(store.db), { [A.several]: M.ready2 });
+      await assertMatchesDefinition(store.db);
     });
   });
 }

@@ -8,32 +8,25 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Database } from '../../src/db/database.js';
 import { importCatalogue } from '../../src/catalogue/importer.js';
 import { A, E, ED, M, S, V, fullDocument, fullEvent } from './fixture.js';
-import { clone, importDoc, markers, pid, resetCatalogue, tableCounts, testEngines, textStream, type TestDb } from './support.js';
+import { clone, importDoc, markers, pid, tableCounts, storePerSuite, testEngines, textStream } from './support.js';
 
 const q = async (db: Database, sql: string, params: unknown[] = []) => (await db.pool.query(sql, params)).rows;
 
 for (const engine of testEngines()) {
   describe(`importer (${engine.name})`, () => {
-    let t: TestDb;
-    let db: Database;
-    before(async () => {
-      t = await engine.open();
-      db = t.db;
-    });
-    after(() => t.close());
-    beforeEach(() => resetCatalogue(db));
+    const store = storePerSuite(engine);
 
     test('a complete document round-trips every column', async () => {
-      const summary = await importDoc(db, fullDocument());
+      const summary = await importDoc(store.db, fullDocument());
       assert.equal(summary.entities, 16);
       assert.match(summary.importedAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
       assert.deepEqual(summary.collections.events, { imported: 3, inserted: 3, markersAdvanced: 2, deleted: 0 });
 
-      const media = await q(db, `SELECT public_id, active, status, src, thumbnail_src, alt_text, width::text, height::text,
+      const media = await q(store.db, `SELECT public_id, active, status, src, thumbnail_src, alt_text, width::text, height::text,
         original_filename, upload_name, storage_key, blur_data_url, authoring FROM media ORDER BY public_id`);
       assert.deepEqual(media, [
         { public_id: M.ready, active: true, status: 'ready', src: 'https://img.example/1.jpg', thumbnail_src: 'https://img.example/1t.jpg',
@@ -47,19 +40,19 @@ for (const engine of testEngines()) {
           width: null, height: null, original_filename: null, upload_name: null, storage_key: null, blur_data_url: null, authoring: null },
       ]);
 
-      const artists = await q(db, `SELECT public_id, active, slug, name, name_lower, description, links, authoring FROM artists ORDER BY public_id`);
+      const artists = await q(store.db, `SELECT public_id, active, slug, name, name_lower, description, links, authoring FROM artists ORDER BY public_id`);
       assert.deepEqual(artists, [
         { public_id: A.bjork, active: true, slug: 'bjork', name: 'Björk', name_lower: 'björk', description: 'Icelandic',
           links: [{ url: 'https://bjork.example', label: 'Official' }], authoring: { revision: 2 } },
         { public_id: A.minimal, active: true, slug: 'x', name: 'X', name_lower: 'x', description: null, links: [], authoring: null },
       ]);
       assert.deepEqual(
-        await q(db, `SELECT a.public_id AS artist, m.public_id AS media, p.position FROM artist_profile_media p
+        await q(store.db, `SELECT a.public_id AS artist, m.public_id AS media, p.position FROM artist_profile_media p
                       JOIN artists a ON a.id = p.artist_id JOIN media m ON m.id = p.media_id ORDER BY 1, 3`),
         [{ artist: A.bjork, media: M.pending, position: 0 }, { artist: A.bjork, media: M.ready, position: 1 }],
       );
 
-      const venues = await q(db, `SELECT v.public_id, v.active, v.slug, v.name, v.name_lower, v.description, v.status_code,
+      const venues = await q(store.db, `SELECT v.public_id, v.active, v.slug, v.name, v.name_lower, v.description, v.status_code,
         v.capacity::text, v.contact_email, v.contact_phone, v.has_address, v.formatted_address, v.locality, v.locality_key,
         v.country_name, v.country_name_lower, v.country_code, v.latitude, v.longitude, v.publish_coordinates,
         v.address_provenance, v.time_zone_suggestion, m.public_id AS profile, v.links, v.authoring
@@ -85,7 +78,7 @@ for (const engine of testEngines()) {
       ]);
 
       assert.deepEqual(
-        await q(db, `SELECT s.public_id, s.active, s.slug, s.name, s.name_lower, s.description, s.structure_code,
+        await q(store.db, `SELECT s.public_id, s.active, s.slug, s.name, s.name_lower, s.description, s.structure_code,
           m.public_id AS profile, s.links, s.authoring FROM series s LEFT JOIN media m ON m.id = s.profile_media_id ORDER BY 1`),
         [
           { public_id: S.direct, active: true, slug: 'tour', name: 'World Tour', name_lower: 'world tour', description: null,
@@ -96,7 +89,7 @@ for (const engine of testEngines()) {
         ],
       );
       assert.deepEqual(
-        await q(db, `SELECT e.public_id, e.active, s.public_id AS series, e.slug, e.name, e.name_lower, e.start_local_date,
+        await q(store.db, `SELECT e.public_id, e.active, s.public_id AS series, e.slug, e.name, e.name_lower, e.start_local_date,
           e.end_local_date, e.description, m.public_id AS profile, e.links, e.authoring
           FROM editions e JOIN series s ON s.id = e.series_id LEFT JOIN media m ON m.id = e.profile_media_id ORDER BY 1`),
         [
@@ -108,12 +101,12 @@ for (const engine of testEngines()) {
         ],
       );
       assert.deepEqual(
-        await q(db, `SELECT e.public_id AS edition, v.public_id AS venue, ev.position FROM edition_venues ev
+        await q(store.db, `SELECT e.public_id AS edition, v.public_id AS venue, ev.position FROM edition_venues ev
                       JOIN editions e ON e.id = ev.edition_id JOIN venues v ON v.id = ev.venue_id ORDER BY 1, 3`),
         [{ edition: ED.full, venue: V.tba, position: 0 }, { edition: ED.full, venue: V.formatted, position: 1 }],
       );
 
-      const events = await q(db, `SELECT e.public_id, e.active, e.slug, e.name, e.name_lower, e.name_folded, e.description,
+      const events = await q(store.db, `SELECT e.public_id, e.active, e.slug, e.name, e.name_lower, e.name_folded, e.description,
         e.event_type_code, e.administrative_state_code, e.time_zone, e.time_zone_known, e.start_precision, e.start_local_date,
         e.start_local_time, e.start_instant, e.start_at, e.end_precision, e.end_local_date, e.end_local_time, e.end_instant,
         e.end_at, e.start_rank, m.public_id AS profile, e.links, e.ticket_links, e.digital_locations, e.authoring
@@ -144,7 +137,7 @@ for (const engine of testEngines()) {
       ]);
 
       const members = async (table: string, target: string, column: string, position: boolean) =>
-        q(db, `SELECT x.public_id AS id${position ? ', m.position' : ''} FROM ${table} m JOIN ${target} x ON x.id = m.${column}
+        q(store.db, `SELECT x.public_id AS id${position ? ', m.position' : ''} FROM ${table} m JOIN ${target} x ON x.id = m.${column}
                JOIN events e ON e.id = m.event_id WHERE e.public_id = $1 ORDER BY ${position ? 'm.position' : 'x.public_id'}`, [E.full]);
       assert.deepEqual(await members('event_artists', 'artists', 'artist_id', true), [{ id: A.minimal, position: 0 }, { id: A.bjork, position: 1 }]);
       assert.deepEqual(await members('event_venues', 'venues', 'venue_id', true), [{ id: V.tba, position: 0 }, { id: V.formatted, position: 1 }]);
@@ -155,10 +148,10 @@ for (const engine of testEngines()) {
       ]);
 
       // explicit markers are stored exactly; the others are the import time
-      const ev = await markers(db, 'events');
+      const ev = await markers(store.db, 'events');
       assert.equal(ev[E.cancelled], '2020-01-02T03:04:05.123456Z');
       assert.equal(ev[E.full], summary.importedAt);
-      assert.equal((await markers(db, 'media'))[M.inactive], '2021-05-06T07:08:09.000000Z');
+      assert.equal((await markers(store.db, 'media'))[M.inactive], '2021-05-06T07:08:09.000000Z');
     });
 
     test('projection rules are not enforced: 30 links, ftp: URLs, empty names, odd sizes', async () => {
@@ -170,23 +163,23 @@ for (const engine of testEngines()) {
       doc.venues![0]!.address!.countryCode = 'isl';
       doc.venues![0]!.coordinates = { latitude: 123, longitude: 456 };
       doc.media!.push({ publicId: pid('big'), status: 'ready', width: 9007199254740992 });
-      await importDoc(db, doc);
-      const [row] = await q(db, `SELECT name, jsonb_array_length(links) AS n, ticket_links FROM events WHERE public_id = $1`, [E.full]);
+      await importDoc(store.db, doc);
+      const [row] = await q(store.db, `SELECT name, jsonb_array_length(links) AS n, ticket_links FROM events WHERE public_id = $1`, [E.full]);
       assert.deepEqual(row, { name: '', n: 30, ticket_links: [{ url: 'ftp://files.example/x', label: '' }] });
-      assert.deepEqual(await q(db, `SELECT width::text FROM media WHERE public_id = $1`, [pid('big')]), [{ width: '9007199254740992' }]);
+      assert.deepEqual(await q(store.db, `SELECT width::text FROM media WHERE public_id = $1`, [pid('big')]), [{ width: '9007199254740992' }]);
     });
 
     test('upsert by publicId; entities absent from the document are untouched', async () => {
-      await importDoc(db, fullDocument());
-      const before = await tableCounts(db);
+      await importDoc(store.db, fullDocument());
+      const before = await tableCounts(store.db);
       const renamed = { ...clone(fullEvent), name: 'Renamed', artistIds: [A.bjork], venueIds: [], seriesIds: [], editionIds: [], galleryMediaIds: [] };
-      const s = await importDoc(db, { events: [renamed, { ...clone(fullEvent), publicId: pid('new') }] });
+      const s = await importDoc(store.db, { events: [renamed, { ...clone(fullEvent), publicId: pid('new') }] });
       assert.deepEqual(s.collections.events, { imported: 2, inserted: 1, markersAdvanced: 2, deleted: 0 });
-      const after = await tableCounts(db);
+      const after = await tableCounts(store.db);
       assert.equal(after.events, before.events! + 1);
       assert.equal(after.artists, before.artists);
-      assert.deepEqual(await q(db, `SELECT name FROM events WHERE public_id = $1`, [E.full]), [{ name: 'Renamed' }]);
-      assert.deepEqual(await q(db, `SELECT name FROM events WHERE public_id = $1`, [E.minimal]), [{ name: 'Minimal' }]);
+      assert.deepEqual(await q(store.db, `SELECT name FROM events WHERE public_id = $1`, [E.full]), [{ name: 'Renamed' }]);
+      assert.deepEqual(await q(store.db, `SELECT name FROM events WHERE public_id = $1`, [E.minimal]), [{ name: 'Minimal' }]);
       // memberships of the imported Event were replaced, the new Event has the full set
       assert.equal(after.event_artists, 1 + 2);
       assert.equal(after.event_venues, 2);
@@ -194,7 +187,7 @@ for (const engine of testEngines()) {
     });
 
     test('--replace removes every entity the document lacks', async () => {
-      await importDoc(db, fullDocument());
+      await importDoc(store.db, fullDocument());
       const doc = fullDocument();
       doc.events = doc.events!.filter((e) => e.publicId === E.minimal);
       doc.artists = [];
@@ -202,12 +195,12 @@ for (const engine of testEngines()) {
       doc.venues = doc.venues!.filter((v) => v.publicId === V.formatted);
       doc.series = [];
       doc.editions = [];
-      const s = await importDoc(db, doc, { replace: true });
+      const s = await importDoc(store.db, doc, { replace: true });
       assert.deepEqual(
         Object.fromEntries(Object.entries(s.collections).map(([k, c]) => [k, c.deleted])),
         { media: 3, artists: 2, venues: 2, series: 2, editions: 2, events: 2 },
       );
-      const counts = await tableCounts(db);
+      const counts = await tableCounts(store.db);
       assert.deepEqual(counts, {
         event_gallery: 0, event_editions: 0, event_series: 0, event_venues: 0, event_artists: 0, edition_venues: 0,
         artist_profile_media: 0, events: 1, editions: 0, series: 0, venues: 1, artists: 0, media: 1,
@@ -215,58 +208,58 @@ for (const engine of testEngines()) {
     });
 
     test('--replace: references must resolve within the document', async () => {
-      await importDoc(db, fullDocument());
+      await importDoc(store.db, fullDocument());
       const doc = { events: [{ ...clone(fullEvent), galleryMediaIds: [], profileMediaId: null, venueIds: [], seriesIds: [], editionIds: [] }] };
-      await assert.rejects(importDoc(db, doc, { replace: true }), (err: { problems: string[] }) => {
+      await assert.rejects(importDoc(store.db, doc, { replace: true }), (err: { problems: string[] }) => {
         assert.deepEqual(err.problems, [`event ${E.full}: artistIds[0]: unknown artist ${A.minimal}`, `event ${E.full}: artistIds[1]: unknown artist ${A.bjork}`]);
         return true;
       });
       // without --replace the stored Artists satisfy the references
-      await importDoc(db, doc);
+      await importDoc(store.db, doc);
     });
 
     test('an empty document is a no-op; with --replace it empties the store', async () => {
-      await importDoc(db, fullDocument());
-      const before = await tableCounts(db);
-      const s = await importDoc(db, {});
+      await importDoc(store.db, fullDocument());
+      const before = await tableCounts(store.db);
+      const s = await importDoc(store.db, {});
       assert.equal(s.entities, 0);
-      assert.deepEqual(await tableCounts(db), before);
-      await importDoc(db, { events: [] }, { replace: true });
-      assert.ok(Object.values(await tableCounts(db)).every((n) => n === 0));
+      assert.deepEqual(await tableCounts(store.db), before);
+      await importDoc(store.db, { events: [] }, { replace: true });
+      assert.ok(Object.values(await tableCounts(store.db)).every((n) => n === 0));
     });
 
     test('sources: a file path, a stream, chunked text; a missing file is ENOENT', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'lineup-import-'));
       const file = join(dir, 'catalogue.json');
       writeFileSync(file, JSON.stringify(fullDocument(), null, 2));
-      const s = await importCatalogue(db, file);
+      const s = await importCatalogue(store.db, file);
       assert.equal(s.entities, 16);
       // one character per chunk: multi-byte characters split across chunks decode correctly
       const text = JSON.stringify({ artists: [{ publicId: pid('art', 9), slug: 's', name: 'Мумий Тролль 坂本龍一 🎸' }] });
       const bytes = Buffer.from(text);
-      await importCatalogue(db, (async function* () { for (const b of bytes) yield Buffer.from([b]); })());
-      assert.deepEqual(await q(db, `SELECT name FROM artists WHERE public_id = $1`, [pid('art', 9)]), [{ name: 'Мумий Тролль 坂本龍一 🎸' }]);
-      await importCatalogue(db, textStream(text));
-      await assert.rejects(importCatalogue(db, join(dir, 'missing.json')), { code: 'ENOENT' });
+      await importCatalogue(store.db, (async function* () { for (const b of bytes) yield Buffer.from([b]); })());
+      assert.deepEqual(await q(store.db, `SELECT name FROM artists WHERE public_id = $1`, [pid('art', 9)]), [{ name: 'Мумий Тролль 坂本龍一 🎸' }]);
+      await importCatalogue(store.db, textStream(text));
+      await assert.rejects(importCatalogue(store.db, join(dir, 'missing.json')), { code: 'ENOENT' });
     });
 
     test('progress is reported in batches', async () => {
       const events = Array.from({ length: 25 }, (_, i) => ({ ...clone(fullEvent), publicId: pid('evb', i) }));
       const doc = { ...fullDocument(), events };
       const seen: string[] = [];
-      await importDoc(db, doc, { batchSize: 10, onProgress: (p) => seen.push(`${p.phase} ${p.entities}`) });
+      await importDoc(store.db, doc, { batchSize: 10, onProgress: (p) => seen.push(`${p.phase} ${p.entities}`) });
       assert.deepEqual(seen.slice(-3), ['reading 38', 'checking 38', 'merging 38']);
       assert.ok(seen.length >= 6, seen.join(', '));
     });
 
     test('statistics are refreshed after the import (the first reads are planned on real sizes)', async () => {
       const events = Array.from({ length: 37 }, (_, i) => ({ ...clone(fullEvent), publicId: pid('evs', i) }));
-      await importDoc(db, { ...fullDocument(), events });
+      await importDoc(store.db, { ...fullDocument(), events });
       const estimate = async (table: string) =>
-        Number((await q(db, `SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)`, [table]))[0]!.reltuples);
+        Number((await q(store.db, `SELECT reltuples FROM pg_class WHERE oid = to_regclass($1)`, [table]))[0]!.reltuples);
       // 37 Events (a count no other test imports): only an ANALYZE after this import sets it
       assert.equal(await estimate('events'), 37);
-      const links = Number((await q(db, 'SELECT count(*)::int AS n FROM event_artists'))[0]!.n);
+      const links = Number((await q(store.db, 'SELECT count(*)::int AS n FROM event_artists'))[0]!.n);
       assert.equal(await estimate('event_artists'), links);
     });
   });

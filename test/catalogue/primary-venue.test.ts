@@ -4,10 +4,10 @@
  * after every import to decisions §5's definition evaluated directly.
  */
 import assert from 'node:assert/strict';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Database } from '../../src/db/database.js';
 import { fullEvent } from './fixture.js';
-import { clone, importDoc, pid, resetCatalogue, testEngines, type TestDb } from './support.js';
+import { clone, importDoc, pid, storePerSuite, testEngines } from './support.js';
 
 const V = { berlin: pid('vpa', 1), lyon: pid('vpb', 2), noCity: pid('vpc', 3), aachen: pid('vpd', 4) };
 const E = { two: pid('epa', 1), noCity: pid('epb', 2), inactiveFirst: pid('epc', 3), none: pid('epd', 4) };
@@ -62,48 +62,41 @@ async function assertMatchesDefinition(db: Database): Promise<void> {
 
 for (const engine of testEngines()) {
   describe(`primary Venue keys (${engine.name})`, () => {
-    let t: TestDb;
-    let db: Database;
-    before(async () => {
-      t = await engine.open();
-      db = t.db;
-    });
-    after(() => t.close());
-    beforeEach(() => resetCatalogue(db));
+    const store = storePerSuite(engine);
 
     test('set by the import: eligible active Venues only, city and country orders differ', async () => {
-      await importDoc(db, baseDocument());
-      assert.deepEqual(await keys(db), {
+      await importDoc(store.db, baseDocument());
+      assert.deepEqual(await keys(store.db), {
         [E.two]: ['berlin', 'france'], // Berlin < Lyon by locality; France < Germany by country
         [E.noCity]: [null, null], // no locality: not eligible
         [E.inactiveFirst]: ['lyon', 'france'], // Aachen's Venue is inactive
         [E.none]: [null, null],
       });
-      await assertMatchesDefinition(db);
+      await assertMatchesDefinition(store.db);
     });
 
     test('recomputed when a Venue alone is re-imported, when an Event changes its Venues, and by --replace', async () => {
-      await importDoc(db, baseDocument());
+      await importDoc(store.db, baseDocument());
       // a Venue's locality changes (no Event in the document)
-      await importDoc(db, { venues: [venue(V.berlin, 'Alpha', 'Zürich', 'Germany')] });
-      assert.deepEqual((await keys(db))[E.two], ['lyon', 'france']);
-      await assertMatchesDefinition(db);
+      await importDoc(store.db, { venues: [venue(V.berlin, 'Alpha', 'Zürich', 'Germany')] });
+      assert.deepEqual((await keys(store.db))[E.two], ['lyon', 'france']);
+      await assertMatchesDefinition(store.db);
       // a Venue is deactivated, another activated
-      await importDoc(db, { venues: [venue(V.lyon, 'Beta', 'Lyon', 'France', false), venue(V.aachen, 'Delta', 'Aachen', 'Germany')] });
-      assert.deepEqual((await keys(db))[E.two], ['zürich', 'germany']);
-      assert.deepEqual((await keys(db))[E.inactiveFirst], ['aachen', 'germany']);
-      await assertMatchesDefinition(db);
+      await importDoc(store.db, { venues: [venue(V.lyon, 'Beta', 'Lyon', 'France', false), venue(V.aachen, 'Delta', 'Aachen', 'Germany')] });
+      assert.deepEqual((await keys(store.db))[E.two], ['zürich', 'germany']);
+      assert.deepEqual((await keys(store.db))[E.inactiveFirst], ['aachen', 'germany']);
+      await assertMatchesDefinition(store.db);
       // an Event's Venue list changes
-      await importDoc(db, { events: [event(E.noCity, [V.noCity, V.berlin])] });
-      assert.deepEqual((await keys(db))[E.noCity], ['zürich', 'germany']);
-      await assertMatchesDefinition(db);
+      await importDoc(store.db, { events: [event(E.noCity, [V.noCity, V.berlin])] });
+      assert.deepEqual((await keys(store.db))[E.noCity], ['zürich', 'germany']);
+      await assertMatchesDefinition(store.db);
       // --replace: Berlin's Venue is gone
       const doc = baseDocument();
       doc.venues = doc.venues.filter((v) => v.publicId !== V.berlin);
       doc.events = [event(E.two, [V.lyon]), event(E.noCity, [V.noCity])];
-      await importDoc(db, doc, { replace: true });
-      assert.deepEqual(await keys(db), { [E.two]: ['lyon', 'france'], [E.noCity]: [null, null] });
-      await assertMatchesDefinition(db);
+      await importDoc(store.db, doc, { replace: true });
+      assert.deepEqual(await keys(store.db), { [E.two]: ['lyon', 'france'], [E.noCity]: [null, null] });
+      await assertMatchesDefinition(store.db);
     });
   });
 }

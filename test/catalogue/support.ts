@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { after, before, beforeEach } from 'node:test';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
 import type { CatalogueDocument } from '../../src/catalogue/document.js';
@@ -104,4 +105,19 @@ export function tick(ms = 5): Promise<void> {
 
 export function clone<T>(value: T): T {
   return structuredClone(value);
+}
+
+/**
+ * A store for the tests of one `describe` block on `engine`: opened before them, emptied before
+ * each test, closed after them. Read `store.db` inside tests (set in `before`).
+ */
+export function storePerSuite(engine: TestEngine): { readonly db: Database } {
+  const store = {} as { db: Database; t: TestDb };
+  before(async () => {
+    store.t = await engine.open();
+    store.db = store.t.db;
+  });
+  after(() => store.t?.close());
+  beforeEach(() => resetCatalogue(store.db));
+  return store;
 }
