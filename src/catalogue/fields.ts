@@ -177,18 +177,22 @@ export class Checker {
     return this.formattedOrNull(o, key, path, isPublicId, MESSAGES.publicIdOrNull);
   }
 
+  /** An optional list field: absent or null → []; anything but an array is a problem (→ []). */
+  private list(o: Obj, key: string, p: string): unknown[] {
+    const value = o[key];
+    if (value === undefined || value === null) return [];
+    if (Array.isArray(value)) return value;
+    this.problem(p, MESSAGES.array);
+    return [];
+  }
+
   /**
    * A list of publicId references; `unique` rejects repeated ids (membership sets). A malformed
    * entry becomes '' (keeping positions), so a partial record's references can still be checked.
    */
   publicIds(o: Obj, key: string, path: string, unique: boolean): string[] {
-    const value = o[key];
-    if (value === undefined || value === null) return [];
     const p = join(path, key);
-    if (!Array.isArray(value)) {
-      this.problem(p, MESSAGES.array);
-      return [];
-    }
+    const value = this.list(o, key, p);
     const seen = new Set<string>();
     return value.map((id: unknown, i) => {
       if (!isPublicId(id)) {
@@ -205,13 +209,8 @@ export class Checker {
   urlEntries(o: Obj, key: string, path: string, digital: false): UrlEntry[];
   urlEntries(o: Obj, key: string, path: string, digital: true): DigitalLocation[];
   urlEntries(o: Obj, key: string, path: string, digital: boolean): UrlEntry[] | DigitalLocation[] {
-    const value = o[key];
-    if (value === undefined || value === null) return [];
     const p = join(path, key);
-    if (!Array.isArray(value)) {
-      this.problem(p, MESSAGES.array);
-      return [];
-    }
+    const value = this.list(o, key, p);
     const allowed = digital ? DIGITAL_KEYS : URL_KEYS;
     return value.map((entry: unknown, i) => {
       const ep = join(p, i);
