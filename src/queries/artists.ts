@@ -22,7 +22,7 @@ export function artistListSource(c: ListControls<ArtistField, NamedSort>): Sourc
       keys: namedKeys('a', c.sort),
       identity: ['a.public_id'],
       names: ['a.name'],
-      stablePlan: c.nameContains === null && c.updatedSince === null,
+      stablePlan: where.length === 1, // unfiltered (an updatedSince range is priced per value)
     };
   };
 }

@@ -79,7 +79,7 @@ export function seriesListSource(c: ListControls<SeriesField, NamedSort>): Sourc
       keys: namedKeys('s', c.sort),
       identity: ['s.public_id'],
       names: ['s.name'],
-      stablePlan: c.nameContains === null && c.updatedSince === null,
+      stablePlan: where.length === 1, // unfiltered (an updatedSince range is priced per value)
     };
   };
 }
