@@ -6,7 +6,7 @@ import type { Reader } from '../db/reader.js';
 import type { EventDetailControls } from '../controls/event-detail.js';
 import { fetchEventRelations, type EventRelationRows } from './events-read.js';
 import { eventColumns, type EventRow } from './events.js';
-import { singleMediaJoin } from './items.js';
+import { selectedMediaJoin } from './items.js';
 import { Params } from './sql.js';
 import type { Statement } from './statement.js';
 
@@ -14,7 +14,7 @@ export function eventDetailStatement(eventId: string, controls: EventDetailContr
   const p = new Params();
   let nowParam: string | undefined;
   const columns = eventColumns(controls.fields, () => (nowParam ??= p.add(now, 'timestamptz')));
-  const media = controls.fields.includes('profileMedia') ? singleMediaJoin('e') : '';
+  const media = selectedMediaJoin('e', controls.fields);
   const text = `SELECT ${columns.join(', ')}
     FROM events e ${media}
     WHERE e.public_id = ${p.add(eventId)} AND e.active`;

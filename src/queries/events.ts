@@ -5,6 +5,8 @@
  */
 import type { EventsPlan } from '../plan/events.js';
 import type { EventField, EventSort } from '../plan/event-fields.js';
+import { lowerName } from '../text/normalize.js';
+import { MEDIA_COLUMNS, selectedMediaJoin } from './items.js';
 import { nameContainsCondition } from './name-search.js';
 import { phaseSql } from './phase.js';
 import { Params, keysetAfter, orderBy, rowLimit, utcText, wildcardContains, type SortKey } from './sql.js';
@@ -107,16 +109,7 @@ export function eventColumns(fields: readonly EventField[], now: () => string): 
       `${basis} AS basis`,
     );
   }
-  if (has('profileMedia')) {
-    cols.push(
-      'pm.public_id AS pm_public_id',
-      'pm.src AS pm_src',
-      'pm.thumbnail_src AS pm_thumbnail_src',
-      'pm.alt_text AS pm_alt_text',
-      'pm.width::text AS pm_width',
-      'pm.height::text AS pm_height',
-    );
-  }
+  if (has('profileMedia')) cols.push(MEDIA_COLUMNS('pm'));
   return cols;
 }
 
@@ -186,10 +179,10 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   // The primary active Venue's keys (decisions §5), kept on the Event by the importer
   // (src/catalogue/primary-venue.ts, migration 003).
   if (c.cityContains !== null) {
-    where.push(`e.primary_locality_key LIKE ${p.add(wildcardContains(c.cityContains.toLowerCase()))} ESCAPE ''`);
+    where.push(`e.primary_locality_key LIKE ${p.add(wildcardContains(lowerName(c.cityContains)))} ESCAPE ''`);
   }
   if (c.countryContains !== null) {
-    where.push(`e.primary_country_key LIKE ${p.add(wildcardContains(c.countryContains.toLowerCase()))} ESCAPE ''`);
+    where.push(`e.primary_country_key LIKE ${p.add(wildcardContains(lowerName(c.countryContains)))} ESCAPE ''`);
   }
   if (c.temporalPhaseCode !== null) where.push(`${phaseSql('e', now()).phase} = ${p.add(c.temporalPhaseCode)}`);
   if (c.administrativeStateCode !== null) where.push(`e.administrative_state_code = ${p.add(c.administrativeStateCode)}`);
@@ -207,9 +200,7 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   if (plan.after !== null) where.push(keysetAfter(keys, plan.after, p));
 
   const columns = [...eventColumns(c.fields, now), SORT_KEY_COLUMNS[c.sort]];
-  const mediaJoin = c.fields.includes('profileMedia')
-    ? `LEFT JOIN media pm ON pm.id = e.profile_media_id AND pm.active AND pm.status = 'ready'`
-    : '';
+  const mediaJoin = selectedMediaJoin('e', c.fields);
   const limit = rowLimit(c.limit + 1);
   if (c.temporalPhaseCode === 'upcoming' && c.sort === 'startLocalDate') {
     const order = 'e.start_local_date AS o0, e.start_rank AS o1, e.start_key AS o2, e.public_id AS o3';
