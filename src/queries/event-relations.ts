@@ -10,7 +10,6 @@ import type { Statement } from './statement.js';
 export const PREVIEW_SIZE = 5;
 
 interface PreviewShape {
-  readonly name: string;
   /** Membership table and its column naming the member. */
   readonly link: 'event_artists' | 'event_venues';
   readonly memberColumn: 'artist_id' | 'venue_id';
@@ -25,12 +24,10 @@ interface PreviewShape {
  * lateral pick carries the member's row (the outer SELECT projects the allow-listed columns), so
  * no member is looked up twice: ~23% fewer buffers for a default page at 1M Events.
  */
-function previewsStatement(eventIds: readonly string[], shape: PreviewShape): Statement {
-  const p = new Params();
-  const ids = p.add(eventIds, 'bigint[]');
+function previewText(shape: PreviewShape): string {
   const m = shape.alias;
-  const text = `SELECT x.event_id::text AS owner_id, ${shape.columns}
-    FROM unnest(${ids}) AS x(event_id)
+  return `SELECT x.event_id::text AS owner_id, ${shape.columns}
+    FROM unnest($1::bigint[]) AS x(event_id)
     CROSS JOIN LATERAL (
       SELECT ${memberColumns(m, `${shape.columns} ${shape.mediaJoin}`)}
         FROM ${shape.link} l JOIN ${shape.table} ${m} ON ${m}.id = l.${shape.memberColumn} AND ${m}.active
@@ -39,45 +36,49 @@ function previewsStatement(eventIds: readonly string[], shape: PreviewShape): St
        ${rowLimit(PREVIEW_SIZE + 1)}) ${m}
     ${shape.mediaJoin}
     ORDER BY x.event_id, ${m}.name, ${m}.public_id`;
-  return { name: shape.name, text, values: p.values, stablePlan: true };
 }
 
 /** The member's own columns that the outer projection and joins read (`m.x`), plus its order. */
 function memberColumns(m: string, outerSql: string): string {
-  const key = `${m} ${outerSql}`;
-  let list = memberColumnLists.get(key);
-  if (list === undefined) {
-    const used = new Set(['id', 'name', 'public_id']);
-    for (const match of outerSql.matchAll(new RegExp(`\\b${m}\\.([a-z_]+)`, 'g'))) used.add(match[1]!);
-    list = [...used].map((c) => `${m}.${c}`).join(', ');
-    memberColumnLists.set(key, list);
-  }
-  return list;
+  const used = new Set(['id', 'name', 'public_id']);
+  for (const match of outerSql.matchAll(new RegExp(`\\b${m}\\.([a-z_]+)`, 'g'))) used.add(match[1]!);
+  return [...used].map((c) => `${m}.${c}`).join(', ');
 }
-/** Per preview shape (a handful: Artist or Venue, plain or rich), computed once. */
-const memberColumnLists = new Map<string, string>();
+
+/**
+ * The text depends only on the shape (Artist or Venue, plain or rich): built once per shape; a
+ * page supplies only its Event ids ($1).
+ */
+const previewTexts = new Map<string, string>();
+function previewsStatement(eventIds: readonly string[], name: string, rich: boolean, shape: () => PreviewShape): Statement {
+  const key = `${name}:${rich}`;
+  let text = previewTexts.get(key);
+  if (text === undefined) {
+    text = previewText(shape());
+    previewTexts.set(key, text);
+  }
+  return { name, text, values: [eventIds], stablePlan: true };
+}
 
 export const artistPreviewsStatement = (eventIds: readonly string[], rich: boolean): Statement =>
-  previewsStatement(eventIds, {
-    name: 'events.artistPreviews',
+  previewsStatement(eventIds, 'events.artistPreviews', rich, () => ({
     link: 'event_artists',
     memberColumn: 'artist_id',
     table: 'artists',
     alias: 'a',
     columns: ARTIST_ITEM_COLUMNS('a', rich),
     mediaJoin: artistMediaJoin('a'),
-  });
+  }));
 
 export const venuePreviewsStatement = (eventIds: readonly string[], rich: boolean): Statement =>
-  previewsStatement(eventIds, {
-    name: 'events.venuePreviews',
+  previewsStatement(eventIds, 'events.venuePreviews', rich, () => ({
     link: 'event_venues',
     memberColumn: 'venue_id',
     table: 'venues',
     alias: 'v',
     columns: VENUE_ITEM_COLUMNS('v', rich),
     mediaJoin: singleMediaJoin('v'),
-  });
+  }));
 
 export interface SeriesRefRow {
   owner_id: string;
