@@ -226,9 +226,10 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
       if (collection === 'media') continue;
       counts[collection].markersAdvanced += (await count(client, mediaFollowSql(collection))).n!;
     }
+    // derived columns of entities the document does not carry (with --replace, there are none)
+    await refreshPrimaryVenueKeys(client);
+    await refreshArtistPublicMedia(client);
   }
-  await refreshPrimaryVenueKeys(client);
-  await refreshArtistPublicMedia(client);
   return counts;
 }
 
