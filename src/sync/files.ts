@@ -49,30 +49,66 @@ export function writeState(outDir: string, state: SyncState): void {
   writeAtomic(join(outDir, 'state.json'), `${JSON.stringify(state, null, 2)}\n`);
 }
 
+/** Reads a file line by line on demand, never holding more than a chunk and one line. */
+export class LineReader {
+  private readonly fd: number;
+  private readonly chunk = Buffer.alloc(1 << 20);
+  private buffered = Buffer.alloc(0);
+  private eof = false;
+  /** Bytes of the file consumed into complete (newline-terminated) lines. */
+  offset = 0;
+
+  constructor(file: string) {
+    this.fd = openSync(file, 'r');
+  }
+
+  /** The next newline-terminated line (without its newline), or null; a torn tail stays pending. */
+  nextComplete(): string | null {
+    for (;;) {
+      const nl = this.buffered.indexOf(0x0a);
+      if (nl !== -1) {
+        const line = this.buffered.toString('utf8', 0, nl);
+        this.buffered = this.buffered.subarray(nl + 1);
+        this.offset += nl + 1;
+        return line;
+      }
+      if (this.eof) return null;
+      const n = readSync(this.fd, this.chunk, 0, this.chunk.length, null);
+      if (n === 0) this.eof = true;
+      else this.buffered = Buffer.concat([this.buffered, this.chunk.subarray(0, n)]);
+    }
+  }
+
+  /** The next line, a last line without newline included; null at the end. */
+  next(): string | null {
+    const line = this.nextComplete();
+    if (line !== null || this.buffered.length === 0) return line;
+    const tail = this.buffered.toString('utf8');
+    this.buffered = Buffer.alloc(0);
+    return tail;
+  }
+
+  /** Bytes after the last newline (a torn last write), once the end is reached. */
+  get pending(): number {
+    return this.buffered.length;
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
 /**
  * Calls `onLine(text, end)` for every newline-terminated line of `file`, `end` being the byte
  * offset just past its newline. Returns the bytes after the last newline (a torn last write).
  */
 export function forEachLine(file: string, onLine: (line: string, end: number) => void): number {
-  const fd = openSync(file, 'r');
+  const reader = new LineReader(file);
   try {
-    const chunk = Buffer.alloc(1 << 20);
-    let carry = Buffer.alloc(0);
-    let offset = 0; // bytes of the file consumed into complete lines
-    for (;;) {
-      const n = readSync(fd, chunk, 0, chunk.length, null);
-      if (n === 0) return carry.length;
-      let buf = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : chunk.subarray(0, n);
-      let nl: number;
-      while ((nl = buf.indexOf(0x0a)) !== -1) {
-        offset += nl + 1;
-        onLine(buf.toString('utf8', 0, nl), offset);
-        buf = buf.subarray(nl + 1);
-      }
-      carry = Buffer.from(buf); // a copy: `chunk` is reused
-    }
+    for (let line = reader.nextComplete(); line !== null; line = reader.nextComplete()) onLine(line, reader.offset);
+    return reader.pending;
   } finally {
-    closeSync(fd);
+    reader.close();
   }
 }
 

@@ -13,48 +13,11 @@
  *   4. writes the new mirror to a temporary file, fsyncs and renames it over the old one.
  * Memory: one run (`runSize` records) plus one line per open file.
  */
-import { closeSync, existsSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { forEachLine, replaceFile, type CollectionName, type MirrorRecord } from './files.js';
+import { LineReader, forEachLine, replaceFile, type CollectionName, type MirrorRecord } from './files.js';
 
 export const RUN_SIZE = 20_000;
-
-/** Reads a file line by line on demand (the k-way merge pulls from several files at once). */
-export class LineReader {
-  private readonly fd: number;
-  private readonly chunk = Buffer.alloc(1 << 20);
-  private buffered = Buffer.alloc(0);
-  private eof = false;
-
-  constructor(file: string) {
-    this.fd = openSync(file, 'r');
-  }
-
-  /** The next line without its newline, or null at the end (a last line without newline counts). */
-  next(): string | null {
-    for (;;) {
-      const nl = this.buffered.indexOf(0x0a);
-      if (nl !== -1) {
-        const line = this.buffered.toString('utf8', 0, nl);
-        this.buffered = this.buffered.subarray(nl + 1);
-        return line;
-      }
-      if (this.eof) {
-        if (this.buffered.length === 0) return null;
-        const line = this.buffered.toString('utf8');
-        this.buffered = Buffer.alloc(0);
-        return line;
-      }
-      const n = readSync(this.fd, this.chunk, 0, this.chunk.length, null);
-      if (n === 0) this.eof = true;
-      else this.buffered = Buffer.concat([this.buffered, this.chunk.subarray(0, n)]);
-    }
-  }
-
-  close(): void {
-    closeSync(this.fd);
-  }
-}
 
 /** A mirror line: the record's JSON with `publicId` as its first key (so it is read without parsing). */
 export function mirrorLine(record: MirrorRecord): string {
