@@ -4,6 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import net from 'node:net';
 import { engines, serveForSuite } from '../helper.js';
 
@@ -77,6 +78,47 @@ describe('listener limits', () => {
     assert.match(data, /\{"ok":false,"error":\{"type":"invalid_query"/);
     const res = await suite.server.get('/v1/health');
     assert.equal(res.status, 200);
+  });
+
+  it('refuses a URL over the 16 KiB header limit with an enveloped 414; a HEAD gets the headers alone', async () => {
+    const target = `/v1/events?nameContains=${'a'.repeat(17 * 1024)}`;
+    for (const method of ['GET', 'HEAD']) {
+      const socket = await connect(suite.server.base);
+      const done = closed(socket);
+      socket.write(`${method} ${target} HTTP/1.1\r\nHost: x\r\n\r\n`);
+      const { data } = await done;
+      assert.match(data, /^HTTP\/1\.1 414 /, method);
+      assert.match(data, /x-request-id: [0-9a-f-]{36}/i);
+      const [head, body] = data.split('\r\n\r\n');
+      const length = Number(/content-length: (\d+)/i.exec(head!)?.[1]);
+      assert.ok(length > 0, 'Content-Length is that of the GET body');
+      if (method === 'GET') {
+        assert.equal(Buffer.byteLength(body!), length);
+        assert.match(body!, /^\{"ok":false,"error":\{"type":"invalid_query","message":"The request URL is too long/);
+      } else {
+        assert.equal(body, '', 'no body after the headers of a HEAD response');
+      }
+    }
+    // Node's own client reads the HEAD refusal cleanly (a body there broke its parser)
+    const { hostname, port } = new URL(suite.server.base);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = http.request({ host: hostname, port: Number(port), method: 'HEAD', path: target, agent: false }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(status, 414);
+  });
+
+  it('a HEAD refused for oversized headers carries no body either', async () => {
+    const socket = await connect(suite.server.base);
+    const done = closed(socket);
+    socket.write(`HEAD /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(16 * 1024 + 1)}\r\n\r\n`);
+    const { data } = await done;
+    assert.match(data, /^HTTP\/1\.1 400 /);
+    assert.ok(data.endsWith('\r\n\r\n'), 'the response ends with its headers');
   });
 
   it('serves at most 100 requests on one keep-alive connection, then closes it', async () => {
