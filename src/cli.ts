@@ -34,8 +34,10 @@ const HELP: Record<string, string> = {
     'first run or with --full) a full traversal replaces the mirror and removes what is gone. Files are\n' +
     'replaced atomically. Each page read is journaled in DIR (events.journal.jsonl, venues.journal.jsonl):\n' +
     'the next run of the same kind continues an interrupted traversal from its last page. One sync at a\n' +
-    'time per DIR (DIR/sync.lock; the lock of a process that no longer runs is taken over).\n' +
-    'Exit codes: 0 done, 1 the API or the network failed, 2 bad arguments, or DIR unusable or locked.',
+    'time per DIR (DIR/sync.lock; the lock of a process that no longer runs is taken over). Ctrl-C (or\n' +
+    'SIGTERM) stops between pages, releases the lock and keeps the journal; a second Ctrl-C exits at once.\n' +
+    'Exit codes: 0 done, 1 the API or the network failed, 2 bad arguments, or DIR unusable or locked,\n' +
+    '130 stopped by a signal.',
 };
 
 class UsageError extends Error {}
@@ -200,8 +202,19 @@ async function runSync(baseUrl: string, outDir: string, fullEvery: number, force
   const { sync, SyncError } = await import('./sync/sync.js');
   const { LineupApiError, LineupNetworkError } = await import('./client/index.js');
   const tty = process.stderr.isTTY;
+  // Ctrl-C / SIGTERM: stop cleanly (the lock released, the journal kept); a second one exits at once.
+  const stop = new AbortController();
+  const onSignal = () => {
+    if (stop.signal.aborted) process.exit(130);
+    if (tty) process.stderr.write('\n');
+    console.error('lineup: sync: stopping (press Ctrl-C again to exit at once)…');
+    stop.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     const report = await sync({
+      signal: stop.signal,
       baseUrl,
       outDir,
       fullEvery,
@@ -224,6 +237,10 @@ async function runSync(baseUrl: string, outDir: string, fullEvery: number, force
     return 0;
   } catch (err) {
     if (tty) process.stderr.write('\n');
+    if (stop.signal.aborted) {
+      console.error(`lineup: sync: stopped; the checkpoint did not move, the next run continues from the last page journaled in ${outDir}`);
+      return 130;
+    }
     if (err instanceof SyncError) throw new UsageError(`sync: ${err.message}`);
     if (err instanceof LineupApiError || err instanceof LineupNetworkError) {
       console.error(`lineup: sync: ${err.message}; the checkpoint did not move, the next run continues from the last page journaled in ${outDir}`);
@@ -232,5 +249,8 @@ async function runSync(baseUrl: string, outDir: string, fullEvery: number, force
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EACCES' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'EROFS') throw new UsageError(`sync: cannot write to "${outDir}" (${code})`);
     throw err;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }

@@ -62,7 +62,7 @@ export interface ClientOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Injected for tests: the fetch implementation and the sleep used between retries. */
   readonly fetch?: typeof fetch;
-  readonly sleep?: (ms: number) => Promise<void>;
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Called before each retry. */
   readonly onRetry?: (info: { url: string; attempt: number; waitMs: number; reason: string }) => void;
 }
@@ -138,7 +138,20 @@ class EtagCache {
   }
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Waits between retries; an aborted signal ends the wait at once (rejecting with its reason). */
+const defaultSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 
 export interface LineupClient {
   /** GET one operation. */
@@ -175,7 +188,8 @@ export function createClient(options: ClientOptions): LineupClient {
         if (attempt >= retries) throw new LineupNetworkError(`GET ${url} failed: ${reason}`);
         const waitMs = Math.min(250 * 2 ** attempt, 8000);
         options.onRetry?.({ url, attempt: attempt + 1, waitMs, reason });
-        await sleep(waitMs);
+        await sleep(waitMs, signal);
+        signal?.throwIfAborted();
         continue;
       }
       const requestId = res.headers.get('x-request-id');
@@ -213,7 +227,8 @@ export function createClient(options: ClientOptions): LineupClient {
         if (seconds > maxRetryAfter) throw apiError;
         const waitMs = seconds * 1000;
         options.onRetry?.({ url, attempt: attempt + 1, waitMs, reason: `HTTP ${res.status}` });
-        await sleep(waitMs);
+        await sleep(waitMs, signal);
+        signal?.throwIfAborted();
         continue;
       }
       throw apiError;

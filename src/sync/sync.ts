@@ -31,6 +31,8 @@
  *   without requesting those pages again; any other journal is discarded with a notice. If the
  *   server refuses the journaled cursor (400 invalid_query), the journal is discarded and the
  *   traversal restarts from its first page.
+ * - Stopping (`signal`, Ctrl-C in the CLI) is an interruption like any other: between pages or
+ *   during a request, never inside a commit; the lock is released and the journal resumed.
  * - Bounded memory (merge.ts): a traversal keeps counters only; its records are in the journal,
  *   and the commit sorts them on disk in runs and merges them with the old mirror.
  * - Commit, collection by collection: the mirror file is written to a temporary file, flushed
@@ -74,6 +76,12 @@ export interface SyncOptions {
   readonly onNotice?: (message: string) => void;
   /** Passed to the client (fetch, sleep, retries… mostly for tests). */
   readonly client?: Omit<ClientOptions, 'baseUrl'>;
+  /**
+   * Stops the run (Ctrl-C in the CLI): a page being read or a retry being waited for is given
+   * up, a collection being committed is committed first. The run rejects with the signal's
+   * reason and releases the lock; the journal keeps the pages read, for the next run to resume.
+   */
+  readonly signal?: AbortSignal;
   /** Test hook: called after a collection's data file was written, before its checkpoint. */
   readonly afterDataWrite?: (collection: CollectionName) => void;
 }
@@ -141,6 +149,7 @@ interface Traversal {
   readonly header: JournalHeader;
   readonly notice: (message: string) => void;
   readonly progress: (seen: Seen) => void;
+  readonly signal?: AbortSignal;
 }
 
 /** Reads every page of one traversal, resuming and extending its journal. */
@@ -169,9 +178,10 @@ async function traverse(t: Traversal): Promise<{ seen: Seen; resumed: number }> 
   try {
     let fromJournal = resumed > 0;
     while (next !== null) {
+      t.signal?.throwIfAborted();
       let body: { data: MirrorRecord[]; links: { next: string | null } };
       try {
-        body = (await t.client.getUrl(next)).body as never;
+        body = (await t.client.getUrl(next, undefined, t.signal)).body as never;
       } catch (err) {
         if (fromJournal && err instanceof LineupApiError && err.status === 400 && err.type === 'invalid_query') {
           const reason = err.message.slice(0, err.message.lastIndexOf(` (${err.url}`));
@@ -246,6 +256,7 @@ async function locked(opts: SyncOptions, baseUrl: string, fullEvery: number, lim
       header,
       notice,
       progress: (s) => opts.onProgress?.({ collection, mode, pages: s.pages, records: s.read }),
+      ...(opts.signal ? { signal: opts.signal } : {}),
     });
 
     // bounded memory: the journal's records are sorted on disk and merged with the old mirror

@@ -7,7 +7,9 @@
  */
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { appendFileSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -222,6 +224,86 @@ for (const engine of engines()) {
       assert.ok(!urls[0]!.includes('cursor=') && !urls[0]!.includes('updatedSince'), urls[0]);
       assert.match(notices.join('\n'), /^events: discarded the journal of an earlier traversal \(it is of an incremental traversal and this run is full\); starting from the first page$/);
       await assertConverged(w, dir);
+    });
+
+    it('a stopped run (signal) gives up between pages, releases the lock and keeps its journal; the next run resumes', async () => {
+      const dir = tempDir();
+      const stop = new AbortController();
+      const urls: string[] = [];
+      const onProgress: SyncOptions['onProgress'] = (p) => {
+        if (p.collection === 'events' && p.pages === 2) stop.abort();
+      };
+      await assert.rejects(sync(options(dir, urls, { signal: stop.signal, onProgress })), (err: Error) => err.name === 'AbortError');
+      assert.equal(urls.length, 2, 'no request after the stop');
+      assert.deepEqual(readdirSync(dir), ['events.journal.jsonl'], 'no lock, no mirror, no state: the journal');
+      assert.deepEqual(journal(dir).map((l) => l.page ?? 'header'), ['header', 1, 2]);
+      const r = await sync(options(dir, []));
+      assert.equal(r.collections.events.resumed, 2);
+      await assertConverged(w, dir);
+
+      // A stop during a retry wait ends the wait at once (Retry-After: 60 here).
+      const busy = tempDir();
+      const retrying = new AbortController();
+      const started = Date.now();
+      const unavailable: typeof fetch = async () => {
+        setTimeout(() => retrying.abort(), 50);
+        return new Response('{"ok":false,"error":{"type":"unavailable","message":"busy"}}', {
+          status: 503,
+          headers: { 'content-type': 'application/json', 'retry-after': '60' },
+        });
+      };
+      await assert.rejects(
+        sync({ baseUrl: w.server.base, outDir: busy, signal: retrying.signal, client: { fetch: unavailable } }),
+        (err: Error) => err.name === 'AbortError',
+      );
+      assert.ok(Date.now() - started < 5000, `stopped after ${Date.now() - started} ms`);
+      assert.ok(!existsSync(join(busy, LOCK_FILE)));
+    });
+
+    it('Ctrl-C stops `lineup sync` during a request: exit 130, a message, the lock released; the next run completes', async () => {
+      const dir = tempDir();
+      // A proxy that holds every response 1.5 s and says when the first request arrived.
+      let arrived!: () => void;
+      const firstRequest = new Promise<void>((resolve) => (arrived = resolve));
+      const proxy = http.createServer((req, res) => {
+        arrived();
+        setTimeout(() => {
+          fetch(`${w.server.base}${req.url}`)
+            .then(async (upstream) => {
+              const headers: Record<string, string> = {};
+              upstream.headers.forEach((v, k) => (headers[k] = v));
+              delete headers['content-length'];
+              res.writeHead(upstream.status, headers).end(Buffer.from(await upstream.arrayBuffer()));
+            })
+            .catch(() => res.destroy());
+        }, 1500);
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      try {
+        const args = JSON.stringify(['sync', '--base-url', base, '--out', dir]);
+        const child = spawn(process.execPath, ['--import', 'tsx', '-e', `import('./src/cli.ts').then(async (m) => { process.exitCode = await m.main(${args}); })`], {
+          env: { ...process.env, LINEUP_LOG_LEVEL: 'silent' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+        await firstRequest;
+        assert.ok(existsSync(join(dir, LOCK_FILE)), 'the run holds the lock');
+        child.kill('SIGINT');
+        assert.equal(await exited, 130, stderr);
+        assert.match(stderr, /^lineup: sync: stopping \(press Ctrl-C again to exit at once\)…$/m);
+        assert.match(stderr, /^lineup: sync: stopped; the checkpoint did not move, the next run continues from the last page journaled in /m);
+        assert.ok(!existsSync(join(dir, LOCK_FILE)), 'the lock is released');
+        assert.equal(readState(dir), null, 'nothing committed');
+        const again = await cli(['--base-url', base, '--out', dir]);
+        assert.equal(again.code, 0, again.err.join('\n'));
+        assert.equal(readState(dir)!.runs, 1);
+      } finally {
+        proxy.closeAllConnections();
+        await new Promise((resolve) => proxy.close(resolve));
+      }
     });
 
     it('a journaled cursor the server refuses (400 invalid_query) restarts the traversal from its first page', async () => {
