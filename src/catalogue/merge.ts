@@ -9,10 +9,12 @@
  * 3. Entities absent from the document whose profile media is in it get their media part
  *    recomputed: a ready media whose public fields change advances their markers too.
  * 4. With --replace, entities absent from the document are deleted (children first).
+ * 5. Derived data: primary Venue keys, Artist public media, stored Event previews.
  */
 import type pg from 'pg';
 import { COLLECTIONS, type Collection } from './document.js';
 import { ARTIST_PUBLIC_MEDIA_FROM_STAGE, refreshArtistPublicMedia } from './artist-media.js';
+import { refreshEventPreviews } from './event-previews.js';
 import { primaryVenueKeyFromStage, refreshPrimaryVenueKeys } from './primary-venue.js';
 import { STAGE } from './rows.js';
 
@@ -230,6 +232,8 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
     await refreshPrimaryVenueKeys(client);
     await refreshArtistPublicMedia(client);
   }
+  // last: the previews read the merged members, memberships and Artist public media
+  await refreshEventPreviews(client);
   return counts;
 }
 

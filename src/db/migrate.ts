@@ -5,11 +5,21 @@
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
+import { fillMissingEventPreviews } from '../catalogue/event-previews.js';
 import type { Database } from './database.js';
 
 // Resolves to <package>/src/db/migrations from both src/db and dist/db.
 const MIGRATIONS_DIR = fileURLToPath(new URL('../../src/db/migrations/', import.meta.url));
 const ADVISORY_LOCK_KEY = 7_424_510_031; // "lineup" migrations
+
+/**
+ * Derived rows a migration introduces, filled in its transaction by the code that maintains them
+ * afterwards (rather than by the same SQL written again in the migration file).
+ */
+const FILL_AFTER: Record<number, (client: pg.PoolClient) => Promise<unknown>> = {
+  5: fillMissingEventPreviews,
+};
 
 export interface Migration {
   readonly version: number;
@@ -50,6 +60,7 @@ export async function migrate(db: Database, migrations = loadMigrations()): Prom
         await client.query('BEGIN');
         try {
           await client.query(m.sql); // simple protocol: several statements in one string
+          await FILL_AFTER[m.version]?.(client);
           await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
           await client.query('COMMIT');
         } catch (err) {

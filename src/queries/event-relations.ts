@@ -5,6 +5,7 @@
  */
 import { Params, rowLimit } from './sql.js';
 import { ARTIST_ITEM_COLUMNS, VENUE_ITEM_COLUMNS, artistMediaJoin, singleMediaJoin } from './items.js';
+import type { ArtistItemRow, VenueItemRow } from './items.js';
 import type { Statement } from './statement.js';
 
 export const PREVIEW_SIZE = 5;
@@ -79,6 +80,42 @@ export const venuePreviewsStatement = (eventIds: readonly string[], rich: boolea
     columns: VENUE_ITEM_COLUMNS('v', rich),
     mediaJoin: singleMediaJoin('v'),
   }));
+
+/**
+ * The stored previews of the Events (migration 005, kept by src/catalogue/event-previews.ts): the
+ * rows the plain preview statements above return, per Event, as JSON arrays. An Event without a
+ * stored row is absent from the result (its previews are then read by those statements).
+ */
+export interface StoredPreviewsRow {
+  owner_id: string;
+  artists?: ArtistItemRow[];
+  venues?: VenueItemRow[];
+}
+
+export function storedPreviewsStatement(eventIds: readonly string[], artists: boolean, venues: boolean): Statement {
+  const columns = [...(artists ? ['p.artists'] : []), ...(venues ? ['p.venues'] : [])];
+  const text = `SELECT x.event_id::text AS owner_id, ${columns.join(', ')}
+    FROM unnest($1::bigint[]) AS x(event_id) JOIN event_previews p ON p.event_id = x.event_id`;
+  return { name: 'events.storedPreviews', text, values: [eventIds], stablePlan: true };
+}
+
+/**
+ * Writes the stored previews of the Events in $1 (bigint[]) from the plain preview statements'
+ * own text, so that stored and read previews cannot differ; rows are rewritten only when changed.
+ */
+export function storePreviewsText(): string {
+  const aggregate = (text: string) => `(SELECT r.owner_id::bigint AS event_id,
+           json_agg(to_jsonb(r) - 'owner_id' ORDER BY r.name, r.public_id) AS items
+      FROM (${text}) r GROUP BY r.owner_id)`;
+  return `INSERT INTO event_previews (event_id, artists, venues)
+    SELECT x.event_id, coalesce(a.items, '[]'::json), coalesce(v.items, '[]'::json)
+      FROM unnest($1::bigint[]) AS x(event_id)
+      LEFT JOIN ${aggregate(artistPreviewsStatement([], false).text)} a ON a.event_id = x.event_id
+      LEFT JOIN ${aggregate(venuePreviewsStatement([], false).text)} v ON v.event_id = x.event_id
+    ON CONFLICT (event_id) DO UPDATE SET artists = EXCLUDED.artists, venues = EXCLUDED.venues
+     WHERE event_previews.artists::text IS DISTINCT FROM EXCLUDED.artists::text
+        OR event_previews.venues::text IS DISTINCT FROM EXCLUDED.venues::text`;
+}
 
 export interface SeriesRefRow {
   owner_id: string;

@@ -1,7 +1,9 @@
 /**
  * One read of a page of Events: the page statement, then one statement per selected
- * relationship (at most 5 in all, whatever the page size: spec Limits allow 8). The relationship
- * statements run concurrently (at most 3 at once, enforced by the Reader).
+ * relationship, whatever the page size. Plain Artist and Venue previews come from the stored
+ * previews (one probe statement for both); rich ones (`include`), and those of an Event that has
+ * no stored row, from the preview statements. At most 6 statements in all (spec Limits allow 8);
+ * the relationship statements run concurrently (at most 3 at once, enforced by the Reader).
  */
 import type { Reader } from '../db/reader.js';
 import type { EventsPlan } from '../plan/events.js';
@@ -10,9 +12,11 @@ import {
   artistPreviewsStatement,
   directSeriesStatement,
   editionProgramsStatement,
+  storedPreviewsStatement,
   venuePreviewsStatement,
   type EditionProgramRow,
   type SeriesRefRow,
+  type StoredPreviewsRow,
 } from './event-relations.js';
 import { eventsPageStatement, type EventRow } from './events.js';
 import type { ArtistItemRow, VenueItemRow } from './items.js';
@@ -51,18 +55,41 @@ export async function fetchEventRelations(
 ): Promise<EventRelationRows> {
   const none = Promise.resolve([]);
   const want = (f: EventField) => ids.length > 0 && fields.includes(f);
-  const [artists, venues, series, editions] = await Promise.all([
-    want('artists') ? reader.rows<ArtistItemRow>(artistPreviewsStatement(ids, include.includes('artists'))) : none,
-    want('venues') ? reader.rows<VenueItemRow>(venuePreviewsStatement(ids, include.includes('venues'))) : none,
+  const richArtists = include.includes('artists');
+  const richVenues = include.includes('venues');
+  const storedArtists = want('artists') && !richArtists;
+  const storedVenues = want('venues') && !richVenues;
+  const [stored, artists, venues, series, editions] = await Promise.all([
+    storedArtists || storedVenues ? reader.rows<StoredPreviewsRow>(storedPreviewsStatement(ids, storedArtists, storedVenues)) : none,
+    want('artists') && richArtists ? reader.rows<ArtistItemRow>(artistPreviewsStatement(ids, true)) : none,
+    want('venues') && richVenues ? reader.rows<VenueItemRow>(venuePreviewsStatement(ids, true)) : none,
     want('directEventSeries') ? reader.rows<SeriesRefRow>(directSeriesStatement(ids)) : none,
     want('editionPrograms') ? reader.rows<EditionProgramRow>(editionProgramsStatement(ids)) : none,
   ]);
-  return {
+  const relations = {
     artists: groupByOwner(artists as ArtistItemRow[]),
     venues: groupByOwner(venues as VenueItemRow[]),
     series: groupByOwner(series as SeriesRefRow[]),
     editions: groupByOwner(editions as EditionProgramRow[]),
   };
+  if (storedArtists || storedVenues) {
+    for (const row of stored as StoredPreviewsRow[]) {
+      if (row.artists) relations.artists.set(row.owner_id, row.artists);
+      if (row.venues) relations.venues.set(row.owner_id, row.venues);
+    }
+    // Events without a stored row (none once the importer or migration 005 ran): read live.
+    const have = new Set((stored as StoredPreviewsRow[]).map((r) => r.owner_id));
+    const missing = ids.filter((id) => !have.has(id));
+    if (missing.length > 0) {
+      const [a, v] = await Promise.all([
+        storedArtists ? reader.rows<ArtistItemRow>(artistPreviewsStatement(missing, false)) : none,
+        storedVenues ? reader.rows<VenueItemRow>(venuePreviewsStatement(missing, false)) : none,
+      ]);
+      for (const [id, list] of groupByOwner(a as ArtistItemRow[])) relations.artists.set(id, list);
+      for (const [id, list] of groupByOwner(v as VenueItemRow[])) relations.venues.set(id, list);
+    }
+  }
+  return relations;
 }
 
 export async function fetchEventsPage(reader: Reader, plan: EventsPlan): Promise<EventsPageRows> {

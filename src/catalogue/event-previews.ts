@@ -1,0 +1,61 @@
+/**
+ * Keeps each Event's stored Artist and Venue previews (migration 005) in step with the catalogue.
+ * The rows are written by the preview statements' own text (queries/event-relations.ts), in
+ * chunks of Event ids, and rewritten only where they changed.
+ *
+ * After a merge, the Events whose previews may have changed are: the Events of the document
+ * (their memberships were replaced), the Events of imported Artists and Venues (name, slug,
+ * activity, status, address… may have changed), the Events of Artists and Venues showing an
+ * imported media (its status or public fields may have changed), and every Event without a stored
+ * row (an Event imported before migration 005: the first import after it fills them all). A
+ * --replace import keeps only the Events of its document, all of them refreshed.
+ */
+import type pg from 'pg';
+import { storePreviewsText } from '../queries/event-relations.js';
+import { STAGE } from './rows.js';
+
+const CHUNK = 5_000;
+const TARGETS = 'preview_targets';
+
+/** Every Event without a stored row (after migration 005). */
+const MISSING_SQL = 'SELECT e.id FROM events e WHERE NOT EXISTS (SELECT 1 FROM event_previews p WHERE p.event_id = e.id)';
+
+/** Event ids whose previews an import may have changed (read after the merge). */
+const AFTER_IMPORT = `
+  SELECT e.id FROM events e JOIN ${STAGE.events.table} s ON s.public_id = e.public_id
+  UNION SELECT ea.event_id FROM event_artists ea JOIN artists a ON a.id = ea.artist_id
+    JOIN ${STAGE.artists.table} s ON s.public_id = a.public_id
+  UNION SELECT ea.event_id FROM event_artists ea JOIN artist_profile_media apm ON apm.artist_id = ea.artist_id
+    JOIN media m ON m.id = apm.media_id JOIN ${STAGE.media.table} s ON s.public_id = m.public_id
+  UNION SELECT ev.event_id FROM event_venues ev JOIN venues v ON v.id = ev.venue_id
+    JOIN ${STAGE.venues.table} s ON s.public_id = v.public_id
+  UNION SELECT ev.event_id FROM event_venues ev JOIN venues v ON v.id = ev.venue_id
+    JOIN media m ON m.id = v.profile_media_id JOIN ${STAGE.media.table} s ON s.public_id = m.public_id
+  UNION ${MISSING_SQL}`;
+
+async function refresh(client: pg.PoolClient, targets: string): Promise<number> {
+  await client.query(`DROP TABLE IF EXISTS pg_temp.${TARGETS}`);
+  await client.query(`CREATE TEMP TABLE ${TARGETS} ON COMMIT DROP AS SELECT DISTINCT t.id FROM (${targets}) t`);
+  const store = storePreviewsText();
+  let written = 0;
+  let after = '0';
+  for (;;) {
+    const { rows } = await client.query<{ ids: string[] | null; last: string | null }>(
+      `SELECT array_agg(id) AS ids, max(id)::text AS last
+         FROM (SELECT id FROM ${TARGETS} WHERE id > $1::bigint ORDER BY id LIMIT ${CHUNK}) c`,
+      [after],
+    );
+    const { ids, last } = rows[0]!;
+    if (!ids || last === null) break;
+    written += (await client.query(store, [ids])).rowCount ?? 0;
+    after = last;
+  }
+  await client.query(`DROP TABLE ${TARGETS}`);
+  return written;
+}
+
+/** After a merge (inside the import transaction): the Events whose previews may have changed. */
+export const refreshEventPreviews = (client: pg.PoolClient) => refresh(client, AFTER_IMPORT);
+
+/** Fills the rows of Events that have none (migration 005 on an existing catalogue). */
+export const fillMissingEventPreviews = (client: pg.PoolClient) => refresh(client, MISSING_SQL);

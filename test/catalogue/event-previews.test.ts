@@ -1,0 +1,155 @@
+/**
+ * Each Event's stored Artist and Venue previews (migration 005, src/catalogue/event-previews.ts):
+ * written by the import, rewritten when an Event's memberships, one of its Artists or Venues, or
+ * one of their media change, filled for Events that have none (the migration of an existing
+ * catalogue), and equal after every import to what the live preview statements return. The read
+ * side reads an Event without a stored row through those statements.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Database } from '../../src/db/database.js';
+import { Reader } from '../../src/db/reader.js';
+import { fillMissingEventPreviews } from '../../src/catalogue/event-previews.js';
+import { artistPreviewsStatement, venuePreviewsStatement } from '../../src/queries/event-relations.js';
+import { fetchEventRelations } from '../../src/queries/events-read.js';
+import { fullEvent } from './fixture.js';
+import { clone, importDoc, pid, storePerSuite, testEngines } from './support.js';
+
+const M = { artist: pid('mva', 1), venue: pid('mvb', 2) };
+const A = Array.from({ length: 8 }, (_, i) => pid('ava', i + 1));
+const V = { hall: pid('vva', 1), club: pid('vvb', 2), closed: pid('vvc', 3) };
+const E = { many: pid('eva', 1), one: pid('evb', 2), none: pid('evc', 3), shared: pid('evd', 4) };
+
+const media = (publicId: string, status: string, active = true) => ({
+  publicId, status, active, src: status === 'ready' ? `https://img.example/${publicId}.jpg` : null, width: 640, height: 480,
+});
+const artist = (publicId: string, name: string, profileMediaIds: string[] = [], active = true) => ({ publicId, slug: name.toLowerCase(), name, active, profileMediaIds });
+const venue = (publicId: string, name: string, profileMediaId: string | null = null, active = true) => ({
+  publicId, slug: name.toLowerCase(), name, statusCode: 'operational', active, profileMediaId,
+  address: { formattedAddress: `1 ${name} Street`, locality: 'Lyon', countryName: 'France', countryCode: 'FR' },
+});
+const event = (publicId: string, artistIds: string[], venueIds: string[]) => ({
+  ...clone(fullEvent), publicId, artistIds, venueIds, seriesIds: [], editionIds: [], profileMediaId: null, galleryMediaIds: [],
+});
+
+function baseDocument() {
+  return {
+    media: [media(M.artist, 'pending'), media(M.venue, 'ready')],
+    // names out of publicId order: the previews are ordered by name, then publicId
+    artists: [
+      artist(A[0]!, 'Zed', [M.artist]), artist(A[1]!, 'Amy'), artist(A[2]!, 'Bo'), artist(A[3]!, 'Cy'),
+      artist(A[4]!, 'Di'), artist(A[5]!, 'Ed'), artist(A[6]!, 'Fay'), artist(A[7]!, 'Gil', [], false),
+    ],
+    venues: [venue(V.hall, 'Hall', M.venue), venue(V.club, 'Club'), venue(V.closed, 'Closed', null, false)],
+    events: [
+      event(E.many, A, [V.hall, V.club, V.closed]),
+      event(E.one, [A[0]!], [V.hall]),
+      event(E.none, [], []),
+      event(E.shared, [A[0]!, A[1]!], [V.club]),
+    ],
+  };
+}
+
+type Row = Record<string, unknown>;
+const strip = (rows: Row[]) => rows.map(({ owner_id: _owner, ...rest }) => rest);
+
+/** Stored previews by Event publicId. */
+async function stored(db: Database): Promise<Record<string, { artists: Row[]; venues: Row[] }>> {
+  const { rows } = await db.pool.query<{ public_id: string; artists: Row[]; venues: Row[] }>(
+    'SELECT e.public_id, p.artists, p.venues FROM events e JOIN event_previews p ON p.event_id = e.id ORDER BY e.public_id',
+  );
+  return Object.fromEntries(rows.map((r) => [r.public_id, { artists: r.artists, venues: r.venues }]));
+}
+
+/** Every Event has a stored row equal to what the live preview statements return for it. */
+async function assertMatchesLive(db: Database): Promise<void> {
+  const { rows: events } = await db.pool.query<{ id: string; public_id: string }>('SELECT id::text, public_id FROM events');
+  const ids = events.map((e) => e.id);
+  const live = async (text: string) => (await db.pool.query<Row>(text, [ids])).rows;
+  const artists = await live(artistPreviewsStatement(ids, false).text);
+  const venues = await live(venuePreviewsStatement(ids, false).text);
+  const all = await stored(db);
+  assert.equal(Object.keys(all).length, events.length, 'one stored row per Event');
+  for (const e of events) {
+    assert.deepEqual(all[e.public_id]!.artists, strip(artists.filter((r) => r.owner_id === e.id)), `${e.public_id} artists`);
+    assert.deepEqual(all[e.public_id]!.venues, strip(venues.filter((r) => r.owner_id === e.id)), `${e.public_id} venues`);
+  }
+}
+
+const names = (rows: Row[]) => rows.map((r) => r.name);
+
+for (const engine of testEngines()) {
+  describe(`stored Event previews (${engine.name})`, () => {
+    const store = storePerSuite(engine);
+
+    test('written by the import: the first six active members by name, then publicId, with their media', async () => {
+      await importDoc(store.db, baseDocument());
+      const all = await stored(store.db);
+      assert.deepEqual(names(all[E.many]!.artists), ['Amy', 'Bo', 'Cy', 'Di', 'Ed', 'Fay'], 'six of seven active Artists');
+      assert.deepEqual(names(all[E.many]!.venues), ['Club', 'Hall']);
+      assert.equal(all[E.many]!.venues[1]!.pm_public_id, M.venue);
+      assert.equal(all[E.one]!.artists[0]!.pm_public_id, null, 'a pending media is not shown');
+      assert.deepEqual(all[E.none], { artists: [], venues: [] });
+      await assertMatchesLive(store.db);
+    });
+
+    test('rewritten when a member, a media or the memberships change, and by --replace', async () => {
+      await importDoc(store.db, baseDocument());
+      // an Artist alone: renamed (now sorts last), then deactivated
+      await importDoc(store.db, { artists: [artist(A[1]!, 'Zoe')] });
+      assert.deepEqual(names((await stored(store.db))[E.many]!.artists), ['Bo', 'Cy', 'Di', 'Ed', 'Fay', 'Zed']);
+      assert.deepEqual(names((await stored(store.db))[E.shared]!.artists), ['Zed', 'Zoe']);
+      await assertMatchesLive(store.db);
+      await importDoc(store.db, { artists: [artist(A[0]!, 'Zed', [M.artist], false)] });
+      assert.deepEqual(names((await stored(store.db))[E.one]!.artists), []);
+      await assertMatchesLive(store.db);
+      // a media alone becomes ready: shown by the Artist's previews; a Venue's media fails
+      await importDoc(store.db, { artists: [artist(A[0]!, 'Zed', [M.artist])] });
+      await importDoc(store.db, { media: [media(M.artist, 'ready'), media(M.venue, 'failed')] });
+      const afterMedia = await stored(store.db);
+      assert.equal(afterMedia[E.one]!.artists[0]!.pm_public_id, M.artist);
+      assert.equal(afterMedia[E.one]!.venues[0]!.pm_public_id, null);
+      await assertMatchesLive(store.db);
+      // a Venue alone: deactivated, and the closed one reopened
+      await importDoc(store.db, { venues: [venue(V.club, 'Club', null, false), venue(V.closed, 'Closed')] });
+      assert.deepEqual(names((await stored(store.db))[E.many]!.venues), ['Closed', 'Hall']);
+      await assertMatchesLive(store.db);
+      // an Event's memberships
+      await importDoc(store.db, { events: [event(E.none, [A[2]!], [V.hall])] });
+      assert.deepEqual(names((await stored(store.db))[E.none]!.artists), ['Bo']);
+      await assertMatchesLive(store.db);
+      // --replace: an Artist and an Event gone
+      const doc = baseDocument();
+      doc.artists = doc.artists.filter((a) => a.publicId !== A[2]);
+      doc.events = doc.events.filter((e) => e.publicId !== E.shared).map((e) => ({ ...e, artistIds: e.artistIds.filter((id) => id !== A[2]) }));
+      await importDoc(store.db, doc, { replace: true });
+      assert.deepEqual(names((await stored(store.db))[E.many]!.artists), ['Amy', 'Cy', 'Di', 'Ed', 'Fay', 'Zed']);
+      assert.equal((await stored(store.db))[E.shared], undefined);
+      await assertMatchesLive(store.db);
+    });
+
+    test('filled for Events without a row (migration 005); until then the read side reads them live', async () => {
+      await importDoc(store.db, baseDocument());
+      const before = await stored(store.db);
+      const { rows } = await store.db.pool.query<{ id: string; public_id: string }>('SELECT id::text, public_id FROM events ORDER BY public_id');
+      const ids = rows.map((r) => r.id);
+      const read = async () => {
+        const rel = await fetchEventRelations(new Reader(store.db), ids, ['artists', 'venues'], []);
+        return rows.map((r) => [names(rel.artists.get(r.id) ?? []), names(rel.venues.get(r.id) ?? [])]);
+      };
+      const fromStored = await read();
+      await store.db.pool.query(`DELETE FROM event_previews WHERE event_id IN (SELECT id FROM events WHERE public_id IN ($1, $2))`, [E.many, E.one]);
+      assert.deepEqual(await read(), fromStored, 'Events without a row are read by the preview statements');
+      const client = await store.db.pool.connect();
+      try {
+        await client.query('BEGIN');
+        assert.equal(await fillMissingEventPreviews(client), 2);
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+      assert.deepEqual(await stored(store.db), before);
+      await assertMatchesLive(store.db);
+    });
+  });
+}
