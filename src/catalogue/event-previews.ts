@@ -18,7 +18,7 @@ const CHUNK = 5_000;
 const TARGETS = 'preview_targets';
 /** The tables the preview statements read (their statistics guide the per-chunk plans). */
 const READ_TABLES = 'event_artists, event_venues, artists, venues, media, artist_profile_media';
-const ANALYZE_FIRST = 20_000;
+const ANALYZE_FIRST = 1_000;
 
 /** Every Event without a stored row (after migration 005). */
 const MISSING_SQL = 'SELECT e.id FROM events e WHERE NOT EXISTS (SELECT 1 FROM event_previews p WHERE p.event_id = e.id)';
@@ -40,8 +40,9 @@ async function refresh(client: pg.PoolClient, targets: string): Promise<number> 
   await client.query(`DROP TABLE IF EXISTS pg_temp.${TARGETS}`);
   await client.query(`CREATE TEMP TABLE ${TARGETS} ON COMMIT DROP AS SELECT DISTINCT t.id FROM (${targets}) t`);
   // A bulk import has just filled the membership tables: planned on their old statistics (empty
-  // tables, for a first import), each chunk ran for minutes at 1M Events instead of ~0.5 s.
-  // ANALYZE inside the transaction samples the rows it wrote.
+  // tables, for a first import: a sequential scan per Event), a chunk ran for minutes at 20,000
+  // Events and more. ANALYZE inside the transaction samples the rows it wrote; small imports
+  // (which cannot have changed the tables' sizes much) skip it.
   const { rows: size } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${TARGETS}`);
   if (size[0]!.n > ANALYZE_FIRST) await client.query(`ANALYZE ${READ_TABLES}`);
   const store = storePreviewsText();

@@ -1,9 +1,10 @@
 /**
  * One read of a page of Events: the page statement, then one statement per selected
  * relationship, whatever the page size. Plain Artist and Venue previews come from the stored
- * previews (one probe statement for both); rich ones (`include`), and those of an Event that has
- * no stored row, from the preview statements. At most 6 statements in all (spec Limits allow 8);
- * the relationship statements run concurrently (at most 3 at once, enforced by the Reader).
+ * previews (read by the page statement itself; by one probe statement for an Event detail); rich
+ * ones (`include`), and those of an Event that has no stored row, from the preview statements.
+ * At most 6 statements in all (spec Limits allow 8); the relationship statements run
+ * concurrently (at most 3 at once, enforced by the Reader).
  */
 import type { Reader } from '../db/reader.js';
 import type { EventsPlan } from '../plan/events.js';
@@ -18,7 +19,7 @@ import {
   type SeriesRefRow,
   type StoredPreviewsRow,
 } from './event-relations.js';
-import { eventsPageStatement, type EventRow } from './events.js';
+import { eventsPageStatement, storedPreviewColumns, type EventRow } from './events.js';
 import type { ArtistItemRow, VenueItemRow } from './items.js';
 import { splitPage } from './page.js';
 
@@ -46,12 +47,16 @@ function groupByOwner<R extends { owner_id?: string }>(rows: R[]): Map<string, R
   return groups;
 }
 
-/** Reads the relationships of the given Events for the selected fields. */
+/**
+ * Reads the relationships of the given Events for the selected fields. `prefetched`: the stored
+ * previews the page statement already read (no probe statement then).
+ */
 export async function fetchEventRelations(
   reader: Reader,
   ids: string[],
   fields: readonly EventField[],
   include: readonly EventInclude[],
+  prefetched?: StoredPreviewsRow[],
 ): Promise<EventRelationRows> {
   const none = Promise.resolve([]);
   const want = (f: EventField) => ids.length > 0 && fields.includes(f);
@@ -60,7 +65,7 @@ export async function fetchEventRelations(
   const storedArtists = want('artists') && !richArtists;
   const storedVenues = want('venues') && !richVenues;
   const [stored, artists, venues, series, editions] = await Promise.all([
-    storedArtists || storedVenues ? reader.rows<StoredPreviewsRow>(storedPreviewsStatement(ids, storedArtists, storedVenues)) : none,
+    prefetched ?? (storedArtists || storedVenues ? reader.rows<StoredPreviewsRow>(storedPreviewsStatement(ids, storedArtists, storedVenues)) : none),
     want('artists') && richArtists ? reader.rows<ArtistItemRow>(artistPreviewsStatement(ids, true)) : none,
     want('venues') && richVenues ? reader.rows<VenueItemRow>(venuePreviewsStatement(ids, true)) : none,
     want('directEventSeries') ? reader.rows<SeriesRefRow>(directSeriesStatement(ids)) : none,
@@ -92,13 +97,18 @@ export async function fetchEventRelations(
   return relations;
 }
 
+/** An Event row with a stored previews row (the LEFT JOIN found one: the stored columns are non-null). */
+const hasStoredRow = (r: EventRow) => (r.stored_artists ?? r.stored_venues) != null;
+const storedOf = (r: EventRow): StoredPreviewsRow => ({
+  owner_id: r.id,
+  ...(r.stored_artists ? { artists: r.stored_artists } : {}),
+  ...(r.stored_venues ? { venues: r.stored_venues } : {}),
+});
+
 export async function fetchEventsPage(reader: Reader, plan: EventsPlan): Promise<EventsPageRows> {
   const { rows, hasMore } = splitPage(await reader.rows<EventRow>(eventsPageStatement(plan)), plan.limit);
-  const relations = await fetchEventRelations(
-    reader,
-    rows.map((r) => r.id),
-    plan.controls.fields,
-    plan.controls.include,
-  );
+  const { fields, include } = plan.controls;
+  const prefetched = storedPreviewColumns(fields, include).length > 0 ? rows.filter(hasStoredRow).map(storedOf) : undefined;
+  const relations = await fetchEventRelations(reader, rows.map((r) => r.id), fields, include, prefetched);
   return { rows, hasMore, relations };
 }

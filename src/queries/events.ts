@@ -4,9 +4,9 @@
  * Only the columns the selection needs are read (allow-list); never `*`.
  */
 import type { EventsPlan } from '../plan/events.js';
-import type { EventField, EventSort } from '../plan/event-fields.js';
+import type { EventField, EventInclude, EventSort } from '../plan/event-fields.js';
 import { lowerName } from '../text/normalize.js';
-import { MEDIA_COLUMNS, selectedMediaJoin } from './items.js';
+import { MEDIA_COLUMNS, selectedMediaJoin, type ArtistItemRow, type VenueItemRow } from './items.js';
 import { nameContainsCondition } from './name-search.js';
 import { phaseSql } from './phase.js';
 import { Params, keysetAfter, orderBy, rowLimit, utcText, wildcardContains, type SortKey } from './sql.js';
@@ -77,6 +77,9 @@ export interface EventRow {
   pm_alt_text?: string | null;
   pm_width?: string | null;
   pm_height?: string | null;
+  /** Stored previews (when the page statement reads them): null for an Event without a row. */
+  stored_artists?: ArtistItemRow[] | null;
+  stored_venues?: VenueItemRow[] | null;
   [key: `k${number}`]: string | number | null;
 }
 
@@ -202,8 +205,10 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   const columns = [...eventColumns(c.fields, now), SORT_KEY_COLUMNS[c.sort]];
   const mediaJoin = selectedMediaJoin('e', c.fields);
   const limit = rowLimit(c.limit + 1);
+  // the order keys again, typed, as o0… (what an outer query orders by)
+  const order = keys.map((k, i) => `${k.expr} AS o${i}`).join(', ');
+  const stored = storedPreviewColumns(c.fields, c.include);
   if (c.temporalPhaseCode === 'upcoming' && c.sort === 'startLocalDate') {
-    const order = 'e.start_local_date AS o0, e.start_rank AS o1, e.start_key AS o2, e.public_id AS o3';
     const branch = (condition: string) => `(SELECT ${columns.join(', ')}, ${order}
     FROM events e ${mediaJoin}
     WHERE ${[...where, condition].join('\n      AND ')}
@@ -212,15 +217,38 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
     const [usual, inconsistent] = upcomingBranches(now());
     const text = `SELECT * FROM (${branch(usual)}
     UNION ALL ${branch(inconsistent)}) u
-    ORDER BY u.o0, u.o1, u.o2, u.o3
+    ORDER BY ${outerOrder('u', keys)}
     ${limit}`;
-    return { name: 'events.page', text, values: p.values, stablePlan: false };
+    return { name: 'events.page', text: withStoredPreviews(text, keys, stored), values: p.values, stablePlan: false };
   }
-  const text = `SELECT ${columns.join(', ')}
+  const text = `SELECT ${[...columns, ...(stored.length > 0 ? [order] : [])].join(', ')}
     FROM events e ${mediaJoin}
     WHERE ${where.join('\n      AND ')}
     ORDER BY ${orderBy(keys)}
     ${limit}`;
-  return { name: 'events.page', text, values: p.values, stablePlan: plainWalk };
+  return { name: 'events.page', text: withStoredPreviews(text, keys, stored), values: p.values, stablePlan: plainWalk };
+}
+
+const outerOrder = (alias: string, keys: readonly SortKey[]) => keys.map((k, i) => `${alias}.o${i} ${k.direction.toUpperCase()}`).join(', ');
+
+/** The stored previews a page reads: plain (not included) Artist and Venue previews. */
+export function storedPreviewColumns(fields: readonly EventField[], include: readonly EventInclude[]): string[] {
+  const out: string[] = [];
+  if (fields.includes('artists') && !include.includes('artists')) out.push('ep.artists AS stored_artists');
+  if (fields.includes('venues') && !include.includes('venues')) out.push('ep.venues AS stored_venues');
+  return out;
+}
+
+/**
+ * The page's stored previews, read by the page statement itself (one statement, one round trip):
+ * joined AFTER the page's LIMIT, so whatever plan picks the page (an ordered walk, a sorted
+ * bitmap scan) probes `event_previews` for its rows only; the outer query orders by the typed
+ * order keys (o0…) the inner query carries.
+ */
+function withStoredPreviews(inner: string, keys: readonly SortKey[], stored: readonly string[]): string {
+  if (stored.length === 0) return inner;
+  return `SELECT pg.*, ${stored.join(', ')}
+    FROM (${inner}) pg LEFT JOIN event_previews ep ON ep.event_id = pg.id
+    ORDER BY ${outerOrder('pg', keys)}`;
 }
 

@@ -11,7 +11,10 @@ import type { Database } from '../../src/db/database.js';
 import { Reader } from '../../src/db/reader.js';
 import { fillMissingEventPreviews } from '../../src/catalogue/event-previews.js';
 import { artistPreviewsStatement, venuePreviewsStatement } from '../../src/queries/event-relations.js';
-import { fetchEventRelations } from '../../src/queries/events-read.js';
+import { fetchEventRelations, fetchEventsPage } from '../../src/queries/events-read.js';
+import { parseEventControls } from '../../src/controls/events.js';
+import { parseQueryString } from '../../src/controls/query-string.js';
+import { planEvents } from '../../src/plan/events.js';
 import { fullEvent } from './fixture.js';
 import { clone, importDoc, pid, storePerSuite, testEngines } from './support.js';
 
@@ -137,9 +140,24 @@ for (const engine of testEngines()) {
         const rel = await fetchEventRelations(new Reader(store.db), ids, ['artists', 'venues'], []);
         return rows.map((r) => [names(rel.artists.get(r.id) ?? []), names(rel.venues.get(r.id) ?? [])]);
       };
+      // a page reads the stored previews through its own statement
+      const page = async (query: string) => {
+        const statements: string[] = [];
+        const plan = planEvents('/v1/events', parseEventControls(parseQueryString(query)), new Date());
+        const read = await fetchEventsPage(new Reader(store.db, (st) => statements.push(st.name)), plan);
+        const byId = new Map(read.rows.map((r) => [r.public_id, r.id]));
+        const out = [...byId].sort().map(([publicId, id]) => [publicId, names(read.relations.artists.get(id) ?? []), names(read.relations.venues.get(id) ?? [])]);
+        return { out, statements };
+      };
       const fromStored = await read();
+      const storedPage = await page('fields=name,artists,venues&limit=50');
+      assert.deepEqual(storedPage.statements, ['events.page'], 'one statement: the page reads its stored previews');
+      assert.deepEqual((await page('fields=name,artists&limit=50&sort=-startInstant')).statements, ['events.page']);
       await store.db.pool.query(`DELETE FROM event_previews WHERE event_id IN (SELECT id FROM events WHERE public_id IN ($1, $2))`, [E.many, E.one]);
       assert.deepEqual(await read(), fromStored, 'Events without a row are read by the preview statements');
+      const livePage = await page('fields=name,artists,venues&limit=50');
+      assert.deepEqual(livePage.out, storedPage.out, 'a page too');
+      assert.deepEqual(livePage.statements.sort(), ['events.artistPreviews', 'events.page', 'events.venuePreviews']);
       const client = await store.db.pool.connect();
       try {
         await client.query('BEGIN');
