@@ -94,9 +94,11 @@ export interface StoredPreviewsRow {
 
 export function storedPreviewsStatement(eventIds: readonly string[], artists: boolean, venues: boolean): Statement {
   const columns = [...(artists ? ['p.artists'] : []), ...(venues ? ['p.venues'] : [])];
-  const text = `SELECT x.event_id::text AS owner_id, ${columns.join(', ')}
-    FROM unnest($1::bigint[]) AS x(event_id) JOIN event_previews p ON p.event_id = x.event_id`;
-  return { name: 'events.storedPreviews', text, values: [eventIds], stablePlan: true };
+  const p = new Params();
+  // (an Events page reads them in its own statement: here an Event detail, one id, `= $1`)
+  const text = `SELECT p.event_id::text AS owner_id, ${columns.join(', ')}
+    FROM event_previews p WHERE p.event_id ${idsCondition(eventIds, p)}`;
+  return { name: 'events.storedPreviews', text, values: p.values, stablePlan: true };
 }
 
 /**

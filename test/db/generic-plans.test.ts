@@ -13,7 +13,13 @@ import { parseQueryString } from '../../src/controls/query-string.js';
 import { parseVenueControls } from '../../src/controls/venues.js';
 import { PreparedNames } from '../../src/db/prepared.js';
 import { planEvents } from '../../src/plan/events.js';
-import { artistPreviewsStatement, directSeriesStatement, editionProgramsStatement, venuePreviewsStatement } from '../../src/queries/event-relations.js';
+import {
+  artistPreviewsStatement,
+  directSeriesStatement,
+  editionProgramsStatement,
+  storedPreviewsStatement,
+  venuePreviewsStatement,
+} from '../../src/queries/event-relations.js';
 import { eventsPageStatement } from '../../src/queries/events.js';
 import { listPageStatement } from '../../src/queries/list.js';
 import type { Statement } from '../../src/queries/statement.js';
@@ -38,6 +44,7 @@ describe('stable statements run on generic plans (PostgreSQL)', { skip: postgres
     ['Events first page', () => eventsPage('')],
     ['Events page of 50, another order', () => eventsPage('limit=50&sort=-startLocalDate')],
     ['updatedAt order (a full reconciliation read)', () => eventsPage('sort=updatedAt&fields=name,updatedAt')],
+    ['stored previews of an Event detail', () => storedPreviewsStatement(eventIds.slice(0, 1), true, true)],
     ['artist previews', () => artistPreviewsStatement(eventIds, false)],
     ['venue previews (rich)', () => venuePreviewsStatement(eventIds, true)],
     ["an Event's direct Series (detail)", () => directSeriesStatement(eventIds.slice(0, 1))],
