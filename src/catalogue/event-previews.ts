@@ -6,9 +6,9 @@
  * After a merge, the Events whose previews may have changed are: the Events of the document
  * (their memberships were replaced), the Events of imported Artists and Venues (name, slug,
  * activity, status, address… may have changed), the Events of Artists and Venues showing an
- * imported media (its status or public fields may have changed), and every Event without a stored
- * row (an Event imported before migration 005: the first import after it fills them all). A
- * --replace import keeps only the Events of its document, all of them refreshed.
+ * imported media (its status or public fields may have changed). A --replace import keeps only the
+ * Events of its document, all of them refreshed. Events stored before migration 005 get their rows
+ * when it runs (src/db/migrate.ts); an Event without a row is read live by the read side.
  */
 import type pg from 'pg';
 import { storePreviewsText } from '../queries/event-relations.js';
@@ -33,18 +33,18 @@ const AFTER_IMPORT = `
   UNION SELECT ev.event_id FROM event_venues ev JOIN venues v ON v.id = ev.venue_id
     JOIN ${STAGE.venues.table} s ON s.public_id = v.public_id
   UNION SELECT ev.event_id FROM event_venues ev JOIN venues v ON v.id = ev.venue_id
-    JOIN media m ON m.id = v.profile_media_id JOIN ${STAGE.media.table} s ON s.public_id = m.public_id
-  UNION ${MISSING_SQL}`;
+    JOIN media m ON m.id = v.profile_media_id JOIN ${STAGE.media.table} s ON s.public_id = m.public_id`;
 
-async function refresh(client: pg.PoolClient, targets: string): Promise<number> {
+/** Rows staged by this import for the collections whose rows the previews read. */
+const STAGED = `SELECT ${(['events', 'artists', 'venues', 'media'] as const).map((c) => `(SELECT count(*) FROM ${STAGE[c].table})`).join(' + ')} AS n`;
+
+async function refresh(client: pg.PoolClient, targets: string, analyze: boolean): Promise<number> {
   await client.query(`DROP TABLE IF EXISTS pg_temp.${TARGETS}`);
   await client.query(`CREATE TEMP TABLE ${TARGETS} ON COMMIT DROP AS SELECT DISTINCT t.id FROM (${targets}) t`);
-  // A bulk import has just filled the membership tables: planned on their old statistics (empty
-  // tables, for a first import: a sequential scan per Event), a chunk ran for minutes at 20,000
-  // Events and more. ANALYZE inside the transaction samples the rows it wrote; small imports
-  // (which cannot have changed the tables' sizes much) skip it.
-  const { rows: size } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${TARGETS}`);
-  if (size[0]!.n > ANALYZE_FIRST) await client.query(`ANALYZE ${READ_TABLES}`);
+  // A bulk import has just filled the member and membership tables: planned on their old
+  // statistics (empty, for a first import: a sequential scan per Event), a chunk ran for minutes
+  // at 20,000 Events and more. ANALYZE inside the transaction samples the rows it wrote.
+  if (analyze) await client.query(`ANALYZE ${READ_TABLES}`);
   const store = storePreviewsText();
   let written = 0;
   let after = '0';
@@ -64,7 +64,11 @@ async function refresh(client: pg.PoolClient, targets: string): Promise<number> 
 }
 
 /** After a merge (inside the import transaction): the Events whose previews may have changed. */
-export const refreshEventPreviews = (client: pg.PoolClient) => refresh(client, AFTER_IMPORT);
+export async function refreshEventPreviews(client: pg.PoolClient): Promise<number> {
+  // a small import (a renamed Artist showing on 5,000 Events, say) leaves the statistics valid
+  const staged = Number((await client.query<{ n: string }>(STAGED)).rows[0]!.n);
+  return refresh(client, AFTER_IMPORT, staged > ANALYZE_FIRST);
+}
 
 /** Fills the rows of Events that have none (migration 005 on an existing catalogue). */
-export const fillMissingEventPreviews = (client: pg.PoolClient) => refresh(client, MISSING_SQL);
+export const fillMissingEventPreviews = (client: pg.PoolClient) => refresh(client, MISSING_SQL, true);
