@@ -39,8 +39,8 @@ const AFTER_IMPORT = `
 const STAGED = `SELECT ${(['events', 'artists', 'venues', 'media'] as const).map((c) => `(SELECT count(*) FROM ${STAGE[c].table})`).join(' + ')} AS n`;
 
 async function refresh(client: pg.PoolClient, targets: string, analyze: boolean): Promise<number> {
-  await client.query(`DROP TABLE IF EXISTS pg_temp.${TARGETS}`);
-  await client.query(`CREATE TEMP TABLE ${TARGETS} ON COMMIT DROP AS SELECT DISTINCT t.id FROM (${targets}) t`);
+  // (dropped below; a failure rolls the transaction back, and the table with it)
+  await client.query(`CREATE TEMP TABLE ${TARGETS} AS SELECT DISTINCT t.id FROM (${targets}) t`);
   // A bulk import has just filled the member and membership tables: planned on their old
   // statistics (empty, for a first import: a sequential scan per Event), a chunk ran for minutes
   // at 20,000 Events and more. ANALYZE inside the transaction samples the rows it wrote.

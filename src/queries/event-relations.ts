@@ -6,6 +6,7 @@
 import { Params, rowLimit } from './sql.js';
 import { ARTIST_ITEM_COLUMNS, VENUE_ITEM_COLUMNS, artistMediaJoin, singleMediaJoin } from './items.js';
 import type { ArtistItemRow, VenueItemRow } from './items.js';
+import type { EventField, EventInclude } from '../plan/event-fields.js';
 import type { Statement } from './statement.js';
 
 export const PREVIEW_SIZE = 5;
@@ -92,8 +93,19 @@ export interface StoredPreviewsRow {
   venues?: VenueItemRow[];
 }
 
-export function storedPreviewsStatement(eventIds: readonly string[], artists: boolean, venues: boolean): Statement {
-  const columns = [...(artists ? ['p.artists'] : []), ...(venues ? ['p.venues'] : [])];
+/** The previews a selection shows plain (selected, not included): those are the stored ones. */
+export interface PlainPreviews {
+  readonly artists: boolean;
+  readonly venues: boolean;
+}
+export const plainPreviews = (fields: readonly EventField[], include: readonly EventInclude[]): PlainPreviews => ({
+  artists: fields.includes('artists') && !include.includes('artists'),
+  venues: fields.includes('venues') && !include.includes('venues'),
+});
+export const anyPlain = (plain: PlainPreviews) => plain.artists || plain.venues;
+
+export function storedPreviewsStatement(eventIds: readonly string[], plain: PlainPreviews): Statement {
+  const columns = [...(plain.artists ? ['p.artists'] : []), ...(plain.venues ? ['p.venues'] : [])];
   const p = new Params();
   // (an Events page reads them in its own statement: here an Event detail, one id, `= $1`)
   const text = `SELECT p.event_id::text AS owner_id, ${columns.join(', ')}

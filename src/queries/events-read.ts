@@ -13,13 +13,15 @@ import {
   artistPreviewsStatement,
   directSeriesStatement,
   editionProgramsStatement,
+  anyPlain,
+  plainPreviews,
   storedPreviewsStatement,
   venuePreviewsStatement,
   type EditionProgramRow,
   type SeriesRefRow,
   type StoredPreviewsRow,
 } from './event-relations.js';
-import { eventsPageStatement, storedPreviewColumns, type EventRow } from './events.js';
+import { eventsPageStatement, type EventRow } from './events.js';
 import type { ArtistItemRow, VenueItemRow } from './items.js';
 import { splitPage } from './page.js';
 
@@ -60,14 +62,14 @@ export async function fetchEventRelations(
 ): Promise<EventRelationRows> {
   const none = Promise.resolve([]);
   const want = (f: EventField) => ids.length > 0 && fields.includes(f);
-  const richArtists = include.includes('artists');
-  const richVenues = include.includes('venues');
-  const storedArtists = want('artists') && !richArtists;
-  const storedVenues = want('venues') && !richVenues;
+  const rich = (f: 'artists' | 'venues') => want(f) && include.includes(f);
+  const plain = plainPreviews(fields, include);
+  const fromStore = ids.length > 0 && anyPlain(plain);
+  const probe = () => reader.rows<StoredPreviewsRow>(storedPreviewsStatement(ids, plain));
   const [stored, artists, venues, series, editions] = await Promise.all([
-    prefetched ?? (storedArtists || storedVenues ? reader.rows<StoredPreviewsRow>(storedPreviewsStatement(ids, storedArtists, storedVenues)) : none),
-    want('artists') && richArtists ? reader.rows<ArtistItemRow>(artistPreviewsStatement(ids, true)) : none,
-    want('venues') && richVenues ? reader.rows<VenueItemRow>(venuePreviewsStatement(ids, true)) : none,
+    fromStore ? (prefetched ?? probe()) : none,
+    rich('artists') ? reader.rows<ArtistItemRow>(artistPreviewsStatement(ids, true)) : none,
+    rich('venues') ? reader.rows<VenueItemRow>(venuePreviewsStatement(ids, true)) : none,
     want('directEventSeries') ? reader.rows<SeriesRefRow>(directSeriesStatement(ids)) : none,
     want('editionPrograms') ? reader.rows<EditionProgramRow>(editionProgramsStatement(ids)) : none,
   ]);
@@ -77,7 +79,7 @@ export async function fetchEventRelations(
     series: groupByOwner(series as SeriesRefRow[]),
     editions: groupByOwner(editions as EditionProgramRow[]),
   };
-  if (storedArtists || storedVenues) {
+  if (fromStore) {
     for (const row of stored as StoredPreviewsRow[]) {
       if (row.artists) relations.artists.set(row.owner_id, row.artists);
       if (row.venues) relations.venues.set(row.owner_id, row.venues);
@@ -87,8 +89,8 @@ export async function fetchEventRelations(
     const missing = ids.filter((id) => !have.has(id));
     if (missing.length > 0) {
       const [a, v] = await Promise.all([
-        storedArtists ? reader.rows<ArtistItemRow>(artistPreviewsStatement(missing, false)) : none,
-        storedVenues ? reader.rows<VenueItemRow>(venuePreviewsStatement(missing, false)) : none,
+        plain.artists ? reader.rows<ArtistItemRow>(artistPreviewsStatement(missing, false)) : none,
+        plain.venues ? reader.rows<VenueItemRow>(venuePreviewsStatement(missing, false)) : none,
       ]);
       for (const [id, list] of groupByOwner(a as ArtistItemRow[])) relations.artists.set(id, list);
       for (const [id, list] of groupByOwner(v as VenueItemRow[])) relations.venues.set(id, list);
@@ -108,7 +110,7 @@ const storedOf = (r: EventRow): StoredPreviewsRow => ({
 export async function fetchEventsPage(reader: Reader, plan: EventsPlan): Promise<EventsPageRows> {
   const { rows, hasMore } = splitPage(await reader.rows<EventRow>(eventsPageStatement(plan)), plan.limit);
   const { fields, include } = plan.controls;
-  const prefetched = storedPreviewColumns(fields, include).length > 0 ? rows.filter(hasStoredRow).map(storedOf) : undefined;
+  const prefetched = anyPlain(plainPreviews(fields, include)) ? rows.filter(hasStoredRow).map(storedOf) : undefined;
   const relations = await fetchEventRelations(reader, rows.map((r) => r.id), fields, include, prefetched);
   return { rows, hasMore, relations };
 }

@@ -1,10 +1,12 @@
 /**
  * The Events page statement: one SELECT over active Events with every filter, the context, the
  * keyset boundary and the order of the plan, fetching `limit + 1` rows to learn `hasMore`.
- * Only the columns the selection needs are read (allow-list); never `*`.
+ * Only the columns the selection needs are read (allow-list); never `*` of a table (an outer
+ * query reading stored previews takes `*` of the allow-listed page subquery).
  */
 import type { EventsPlan } from '../plan/events.js';
-import type { EventField, EventInclude, EventSort } from '../plan/event-fields.js';
+import type { EventField, EventSort } from '../plan/event-fields.js';
+import { plainPreviews, type PlainPreviews } from './event-relations.js';
 import { lowerName } from '../text/normalize.js';
 import { MEDIA_COLUMNS, selectedMediaJoin, type ArtistItemRow, type VenueItemRow } from './items.js';
 import { nameContainsCondition } from './name-search.js';
@@ -207,7 +209,7 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   const limit = rowLimit(c.limit + 1);
   // the order keys again, typed, as o0… (what an outer query orders by)
   const order = keys.map((k, i) => `${k.expr} AS o${i}`).join(', ');
-  const stored = storedPreviewColumns(c.fields, c.include);
+  const stored = storedPreviewColumns(plainPreviews(c.fields, c.include));
   if (c.temporalPhaseCode === 'upcoming' && c.sort === 'startLocalDate') {
     const branch = (condition: string) => `(SELECT ${columns.join(', ')}, ${order}
     FROM events e ${mediaJoin}
@@ -231,12 +233,9 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
 
 const outerOrder = (alias: string, keys: readonly SortKey[]) => keys.map((k, i) => `${alias}.o${i} ${k.direction.toUpperCase()}`).join(', ');
 
-/** The stored previews a page reads: plain (not included) Artist and Venue previews. */
-export function storedPreviewColumns(fields: readonly EventField[], include: readonly EventInclude[]): string[] {
-  const out: string[] = [];
-  if (fields.includes('artists') && !include.includes('artists')) out.push('ep.artists AS stored_artists');
-  if (fields.includes('venues') && !include.includes('venues')) out.push('ep.venues AS stored_venues');
-  return out;
+/** The stored previews a page reads: its plain Artist and Venue previews. */
+function storedPreviewColumns(plain: PlainPreviews): string[] {
+  return [...(plain.artists ? ['ep.artists AS stored_artists'] : []), ...(plain.venues ? ['ep.venues AS stored_venues'] : [])];
 }
 
 /**

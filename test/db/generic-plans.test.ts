@@ -44,7 +44,7 @@ describe('stable statements run on generic plans (PostgreSQL)', { skip: postgres
     ['Events first page', () => eventsPage('')],
     ['Events page of 50, another order', () => eventsPage('limit=50&sort=-startLocalDate')],
     ['updatedAt order (a full reconciliation read)', () => eventsPage('sort=updatedAt&fields=name,updatedAt')],
-    ['stored previews of an Event detail', () => storedPreviewsStatement(eventIds.slice(0, 1), true, true)],
+    ['stored previews of an Event detail', () => storedPreviewsStatement(eventIds.slice(0, 1), { artists: true, venues: true })],
     ['artist previews', () => artistPreviewsStatement(eventIds, false)],
     ['venue previews (rich)', () => venuePreviewsStatement(eventIds, true)],
     ["an Event's direct Series (detail)", () => directSeriesStatement(eventIds.slice(0, 1))],
