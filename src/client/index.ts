@@ -138,7 +138,11 @@ class EtagCache {
   }
 }
 
-/** Waits between retries; an aborted signal ends the wait at once (rejecting with its reason). */
+/**
+ * Waits between retries; an aborted signal ends the wait at once (rejecting with its reason).
+ * Written here rather than `node:timers/promises`: the client imports nothing from Node, so it
+ * runs in browsers too. (An injected `sleep` may ignore the signal: callers check it after.)
+ */
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
