@@ -37,6 +37,7 @@ import { eventMemberRoutes } from './http/routes/event-members.js';
 import { artistsRoutes } from './http/routes/artists.js';
 import { venuesRoutes } from './http/routes/venues.js';
 import { seriesRoutes } from './http/routes/series.js';
+import { calendarRoutes } from './http/routes/calendars.js';
 import type { RouteContext } from './http/routes/context.js';
 import type { ServiceState } from './http/service-state.js';
 import { pathOf } from './controls/query-string.js';
@@ -230,6 +231,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   artistsRoutes(app, ctx);
   venuesRoutes(app, ctx);
   seriesRoutes(app, ctx);
+  calendarRoutes(app, ctx);
 
   await app.ready();
   return app;

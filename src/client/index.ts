@@ -33,6 +33,9 @@ export type CollectionPath = { [P in ApiPath]: BodyOf<P> extends { links: unknow
 /** One item of a collection page. */
 export type ItemOf<P extends ApiPath> = BodyOf<P> extends { data: (infer I)[] } ? I : never;
 
+/** The iCalendar feeds (extension beyond v1): their 200 is `text/calendar`. */
+export type CalendarPath = { [P in ApiPath]: GetOf<P> extends { responses: { 200: { content: { 'text/calendar': unknown } } } } ? P : never }[ApiPath];
+
 export type Event = ItemOf<'/v1/events'>;
 export type Venue = ItemOf<'/v1/venues'>;
 export type Artist = ItemOf<'/v1/artists'>;
@@ -166,6 +169,8 @@ export interface LineupClient {
   pages<P extends CollectionPath>(path: P, ...options: Rest<P>): AsyncGenerator<Result<BodyOf<P>>>;
   /** Every item of a collection, page after page. Concurrent edits can repeat or skip items: dedupe by publicId. */
   items<P extends CollectionPath>(path: P, ...options: Rest<P>): AsyncGenerator<ItemOf<P>>;
+  /** GET an iCalendar feed (extension beyond v1): the feed's text, with the same ETag cache and retries. */
+  calendar<P extends CalendarPath>(path: P, options: { params: PathParamsOf<P>; signal?: AbortSignal }): Promise<Result<string>>;
 }
 
 export function createClient(options: ClientOptions): LineupClient {
@@ -177,11 +182,12 @@ export function createClient(options: ClientOptions): LineupClient {
   const maxRetryAfter = options.maxRetryAfterSeconds ?? 120;
   const cache = new EtagCache(options.etagCacheSize ?? 1000);
 
-  async function request(url: string, signal?: AbortSignal): Promise<Result<never>> {
+  /** `feed`: the body is iCalendar text (kept as text), not JSON. */
+  async function request(url: string, signal?: AbortSignal, feed = false): Promise<Result<never>> {
     if (!url.startsWith('/')) throw new TypeError(`expected a relative URL starting with /, got ${url}`);
     for (let attempt = 0; ; attempt++) {
       const cached = cache.get(url);
-      const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+      const headers: Record<string, string> = { Accept: feed ? 'text/calendar' : 'application/json', ...options.headers };
       if (cached) headers['If-None-Match'] = cached.etag;
       let res: Response;
       try {
@@ -203,7 +209,7 @@ export function createClient(options: ClientOptions): LineupClient {
       }
       const text = await res.text();
       if (res.status === 200) {
-        const body = JSON.parse(text) as never;
+        const body = (feed ? text : JSON.parse(text)) as never;
         const etag = res.headers.get('etag');
         if (etag) cache.set(url, etag, body);
         else cache.delete(url);
@@ -258,5 +264,6 @@ export function createClient(options: ClientOptions): LineupClient {
     items: async function* (path: string, opts?: { params?: unknown; query?: unknown; signal?: AbortSignal }) {
       for await (const page of pages(path, opts)) yield* (page.body as unknown as { data: unknown[] }).data;
     } as LineupClient['items'],
+    calendar: ((path: string, opts: { params: unknown; signal?: AbortSignal }) => request(urlOf(path, opts), opts.signal, true)) as LineupClient['calendar'],
   };
 }

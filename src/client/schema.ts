@@ -412,6 +412,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/artists/{artistId}/calendar.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Calendar feed of the Artist's Events (iCalendar)
+         * @description Extension beyond the v1 contract. An iCalendar (RFC 5545) feed for calendar subscriptions: the parent's active Events whose phase is upcoming or current (and those of unknown time zone starting today or later), the first 500 in start order, plus the Events of the last 30 days (at most 500). One VEVENT per Event: UID <publicId>@lineup, SUMMARY the name, DTSTART/DTEND as the schedule (a date-time in its reference time zone with its VTIMEZONE, or in UTC when the zone is unknown; a date as VALUE=DATE, DTEND the day after an inclusive end date; no DTEND without an end), STATUS CANCELLED or CONFIRMED, LOCATION from the primary active Venue, GEO only for published coordinates, URL the first ticket link, DTSTAMP and LAST-MODIFIED the updatedAt, SEQUENCE the updatedAt in seconds since 2000-01-01 UTC. A missing or inactive parent is a 404 error envelope.
+         */
+        get: operations["getArtistCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * Browser preflight (CORS)
+         * @description Allowed methods GET, HEAD, OPTIONS; the only additionally accepted request header is If-None-Match; any origin; credentials disabled. Preflights spend a rate-limit token.
+         */
+        options: operations["getArtistCalendarPreflight"];
+        /**
+         * Calendar feed of the Artist's Events (iCalendar) (headers only)
+         * @description Extension beyond the v1 contract. An iCalendar (RFC 5545) feed for calendar subscriptions: the parent's active Events whose phase is upcoming or current (and those of unknown time zone starting today or later), the first 500 in start order, plus the Events of the last 30 days (at most 500). One VEVENT per Event: UID <publicId>@lineup, SUMMARY the name, DTSTART/DTEND as the schedule (a date-time in its reference time zone with its VTIMEZONE, or in UTC when the zone is unknown; a date as VALUE=DATE, DTEND the day after an inclusive end date; no DTEND without an end), STATUS CANCELLED or CONFIRMED, LOCATION from the primary active Venue, GEO only for published coordinates, URL the first ticket link, DTSTAMP and LAST-MODIFIED the updatedAt, SEQUENCE the updatedAt in seconds since 2000-01-01 UTC. A missing or inactive parent is a 404 error envelope.
+         */
+        head: operations["getArtistCalendarHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/venues/{venueId}/calendar.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Calendar feed of the Venue's Events (iCalendar)
+         * @description Extension beyond the v1 contract. An iCalendar (RFC 5545) feed for calendar subscriptions: the parent's active Events whose phase is upcoming or current (and those of unknown time zone starting today or later), the first 500 in start order, plus the Events of the last 30 days (at most 500). One VEVENT per Event: UID <publicId>@lineup, SUMMARY the name, DTSTART/DTEND as the schedule (a date-time in its reference time zone with its VTIMEZONE, or in UTC when the zone is unknown; a date as VALUE=DATE, DTEND the day after an inclusive end date; no DTEND without an end), STATUS CANCELLED or CONFIRMED, LOCATION from the primary active Venue, GEO only for published coordinates, URL the first ticket link, DTSTAMP and LAST-MODIFIED the updatedAt, SEQUENCE the updatedAt in seconds since 2000-01-01 UTC. A missing or inactive parent is a 404 error envelope.
+         */
+        get: operations["getVenueCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * Browser preflight (CORS)
+         * @description Allowed methods GET, HEAD, OPTIONS; the only additionally accepted request header is If-None-Match; any origin; credentials disabled. Preflights spend a rate-limit token.
+         */
+        options: operations["getVenueCalendarPreflight"];
+        /**
+         * Calendar feed of the Venue's Events (iCalendar) (headers only)
+         * @description Extension beyond the v1 contract. An iCalendar (RFC 5545) feed for calendar subscriptions: the parent's active Events whose phase is upcoming or current (and those of unknown time zone starting today or later), the first 500 in start order, plus the Events of the last 30 days (at most 500). One VEVENT per Event: UID <publicId>@lineup, SUMMARY the name, DTSTART/DTEND as the schedule (a date-time in its reference time zone with its VTIMEZONE, or in UTC when the zone is unknown; a date as VALUE=DATE, DTEND the day after an inclusive end date; no DTEND without an end), STATUS CANCELLED or CONFIRMED, LOCATION from the primary active Venue, GEO only for published coordinates, URL the first ticket link, DTSTAMP and LAST-MODIFIED the updatedAt, SEQUENCE the updatedAt in seconds since 2000-01-01 UTC. A missing or inactive parent is a 404 error envelope.
+         */
+        head: operations["getVenueCalendarHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/series/{seriesId}/calendar.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Calendar feed of the Series' Events (iCalendar)
+         * @description Extension beyond the v1 contract. An iCalendar (RFC 5545) feed for calendar subscriptions: the parent's active Events whose phase is upcoming or current (and those of unknown time zone starting today or later), the first 500 in start order, plus the Events of the last 30 days (at most 500). One VEVENT per Event: UID <publicId>@lineup, SUMMARY the name, DTSTART/DTEND as the schedule (a date-time in its reference time zone with its VTIMEZONE, or in UTC when the zone is unknown; a date as VALUE=DATE, DTEND the day after an inclusive end date; no DTEND without an end), STATUS CANCELLED or CONFIRMED, LOCATION from the primary active Venue, GEO only for published coordinates, URL the first ticket link, DTSTAMP and LAST-MODIFIED the updatedAt, SEQUENCE the updatedAt in seconds since 2000-01-01 UTC. A missing or inactive parent is a 404 error envelope.
+         */
+        get: operations["getSeriesCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * Browser preflight (CORS)
+         * @description Allowed methods GET, HEAD, OPTIONS; the only additionally accepted request header is If-None-Match; any origin; credentials disabled. Preflights spend a rate-limit token.
+         */
+        options: operations["getSeriesCalendarPreflight"];
+        /**
+         * Calendar feed of the Series' Events (iCalendar) (headers only)
+         * @description Extension beyond the v1 contract. An iCalendar (RFC 5545) feed for calendar subscriptions: the parent's active Events whose phase is upcoming or current (and those of unknown time zone starting today or later), the first 500 in start order, plus the Events of the last 30 days (at most 500). One VEVENT per Event: UID <publicId>@lineup, SUMMARY the name, DTSTART/DTEND as the schedule (a date-time in its reference time zone with its VTIMEZONE, or in UTC when the zone is unknown; a date as VALUE=DATE, DTEND the day after an inclusive end date; no DTEND without an end), STATUS CANCELLED or CONFIRMED, LOCATION from the primary active Venue, GEO only for published coordinates, URL the first ticket link, DTSTAMP and LAST-MODIFIED the updatedAt, SEQUENCE the updatedAt in seconds since 2000-01-01 UTC. A missing or inactive parent is a 404 error envelope.
+         */
+        head: operations["getSeriesCalendarHead"];
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -883,6 +967,10 @@ export interface operations {
                 seriesId?: string;
                 /** @description Narrows seriesId to that Edition's program; requires seriesId */
                 editionId?: string;
+                /** @description Extension (beyond v1): only items within radiusKm of this point, by great-circle distance to published Venue coordinates */
+                near?: string;
+                /** @description Extension (beyond v1): radius in kilometres around near (default 25); requires near */
+                radiusKm?: string;
             };
             header?: {
                 /** @description A previously returned ETag for this exact URL, a comma-separated list, or *; malformed content is ignored entirely */
@@ -1553,6 +1641,10 @@ export interface operations {
                 seriesId?: string;
                 /** @description Narrows seriesId to that Edition's program; requires seriesId */
                 editionId?: string;
+                /** @description Extension (beyond v1): only items within radiusKm of this point, by great-circle distance to published Venue coordinates */
+                near?: string;
+                /** @description Extension (beyond v1): radius in kilometres around near (default 25); requires near */
+                radiusKm?: string;
             };
             header?: {
                 /** @description A previously returned ETag for this exact URL, a comma-separated list, or *; malformed content is ignored entirely */
@@ -3244,6 +3336,8 @@ export interface operations {
                             }[];
                             /** @description Public change marker: UTC with exactly 6 fractional digits; compare as strings */
                             updatedAt?: string;
+                            /** @description Extension (beyond v1): with near, the great-circle distance in km to the published coordinates, 3 decimals */
+                            distanceKm?: number;
                         }[];
                         meta: {
                             pagination: {
@@ -6293,8 +6387,12 @@ export interface operations {
                 countryCode?: string;
                 /** @description Venue status (independent of visibility) */
                 statusCode?: "operational" | "on-hiatus" | "permanently-closed";
-                /** @description name (default, bytewise), -name or updatedAt (ascending); publicId breaks ties */
-                sort?: "name" | "-name" | "updatedAt";
+                /** @description Extension (beyond v1): only items within radiusKm of this point, by great-circle distance to published Venue coordinates */
+                near?: string;
+                /** @description Extension (beyond v1): radius in kilometres around near (default 25); requires near */
+                radiusKm?: string;
+                /** @description name (default, bytewise), -name, updatedAt (ascending) or distance (extension: nearest first, requires near); publicId breaks ties */
+                sort?: "name" | "-name" | "updatedAt" | "distance";
                 /** @description Inclusive change marker lower bound; requires sort=updatedAt and fields containing updatedAt */
                 updatedSince?: string;
                 /** @description Replaces the default selection (publicId, slug, name, statusCode, location, profileMedia) */
@@ -6380,6 +6478,8 @@ export interface operations {
                             }[];
                             /** @description Public change marker: UTC with exactly 6 fractional digits; compare as strings */
                             updatedAt?: string;
+                            /** @description Extension (beyond v1): with near, the great-circle distance in km to the published coordinates, 3 decimals */
+                            distanceKm?: number;
                         }[];
                         meta: {
                             pagination: {
@@ -6779,8 +6879,12 @@ export interface operations {
                 countryCode?: string;
                 /** @description Venue status (independent of visibility) */
                 statusCode?: "operational" | "on-hiatus" | "permanently-closed";
-                /** @description name (default, bytewise), -name or updatedAt (ascending); publicId breaks ties */
-                sort?: "name" | "-name" | "updatedAt";
+                /** @description Extension (beyond v1): only items within radiusKm of this point, by great-circle distance to published Venue coordinates */
+                near?: string;
+                /** @description Extension (beyond v1): radius in kilometres around near (default 25); requires near */
+                radiusKm?: string;
+                /** @description name (default, bytewise), -name, updatedAt (ascending) or distance (extension: nearest first, requires near); publicId breaks ties */
+                sort?: "name" | "-name" | "updatedAt" | "distance";
                 /** @description Inclusive change marker lower bound; requires sort=updatedAt and fields containing updatedAt */
                 updatedSince?: string;
                 /** @description Replaces the default selection (publicId, slug, name, statusCode, location, profileMedia) */
@@ -7036,6 +7140,8 @@ export interface operations {
                             }[];
                             /** @description Public change marker: UTC with exactly 6 fractional digits; compare as strings */
                             updatedAt?: string;
+                            /** @description Extension (beyond v1): with near, the great-circle distance in km to the published coordinates, 3 decimals */
+                            distanceKm?: number;
                         };
                     };
                 };
@@ -10819,6 +10925,8 @@ export interface operations {
                             }[];
                             /** @description Public change marker: UTC with exactly 6 fractional digits; compare as strings */
                             updatedAt?: string;
+                            /** @description Extension (beyond v1): with near, the great-circle distance in km to the published coordinates, 3 decimals */
+                            distanceKm?: number;
                         }[];
                         meta: {
                             pagination: {
@@ -11865,6 +11973,1734 @@ export interface operations {
                 seriesId: string;
                 /** @description An Edition publicId of that Series (malformed → 404) */
                 editionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the headers of the GET, no body */
+            200: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description public, max-age=60 */
+                    "Cache-Control": "public, max-age=60";
+                    /** @description Weak validator of the whole serialized body (pagination and next link included) */
+                    ETag: string;
+                    /** @description Delivery time; never a change checkpoint */
+                    Date?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: If-None-Match matched the current ETag (no body). A 304 never reports a change checkpoint */
+            304: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description public, max-age=60 */
+                    "Cache-Control": "public, max-age=60";
+                    /** @description Weak validator of the whole serialized body (pagination and next link included) */
+                    ETag: string;
+                    /** @description Delivery time; never a change checkpoint */
+                    Date?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid query (type invalid_query): unknown, repeated, empty or unsupported parameters, bad combinations, malformed or incompatible cursor, a parameter budget that cannot fit pagination */
+            400: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found (type not_found): a malformed path id, or a missing or inactive addressed resource or parent; never cached, also for conditional requests */
+            404: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed (type method_not_allowed) */
+            405: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description The supported methods: GET, HEAD, OPTIONS */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URL too long (type invalid_query): the normalized URL, including room reserved for the continuation cursor, exceeds 4,096 bytes */
+            414: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limited (type rate_limited): the client token bucket is exhausted */
+            429: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure, persisted-data overflow or invalid persisted projection (type internal_error) */
+            500: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable (type unavailable): database or read admission unavailable, HTTP capacity exhausted, rate-limiter store full, readiness failure, stopping */
+            503: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getArtistCalendar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A previously returned ETag for this exact URL, a comma-separated list, or *; malformed content is ignored entirely */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description An Artist publicId (malformed → 404) */
+                artistId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description public, max-age=60 */
+                    "Cache-Control": "public, max-age=60";
+                    /** @description Weak validator of the whole serialized body (pagination and next link included) */
+                    ETag: string;
+                    /** @description Delivery time; never a change checkpoint */
+                    Date?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag (no body). A 304 never reports a change checkpoint */
+            304: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description public, max-age=60 */
+                    "Cache-Control": "public, max-age=60";
+                    /** @description Weak validator of the whole serialized body (pagination and next link included) */
+                    ETag: string;
+                    /** @description Delivery time; never a change checkpoint */
+                    Date?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid query (type invalid_query): unknown, repeated, empty or unsupported parameters, bad combinations, malformed or incompatible cursor, a parameter budget that cannot fit pagination */
+            400: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found (type not_found): a malformed path id, or a missing or inactive addressed resource or parent; never cached, also for conditional requests */
+            404: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Method not allowed (type method_not_allowed) */
+            405: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description The supported methods: GET, HEAD, OPTIONS */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description URL too long (type invalid_query): the normalized URL, including room reserved for the continuation cursor, exceeds 4,096 bytes */
+            414: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (type rate_limited): the client token bucket is exhausted */
+            429: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure, persisted-data overflow or invalid persisted projection (type internal_error) */
+            500: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable (type unavailable): database or read admission unavailable, HTTP capacity exhausted, rate-limiter store full, readiness failure, stopping */
+            503: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getArtistCalendarPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An Artist publicId (malformed → 404) */
+                artistId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Preflight accepted (no body) */
+            204: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description GET, HEAD, OPTIONS */
+                    "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS";
+                    /** @description If-None-Match */
+                    "Access-Control-Allow-Headers": "If-None-Match";
+                    /** @description Seconds a browser may cache the preflight */
+                    "Access-Control-Max-Age": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URL too long (type invalid_query): the normalized URL, including room reserved for the continuation cursor, exceeds 4,096 bytes */
+            414: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (type rate_limited): the client token bucket is exhausted */
+            429: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure, persisted-data overflow or invalid persisted projection (type internal_error) */
+            500: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable (type unavailable): database or read admission unavailable, HTTP capacity exhausted, rate-limiter store full, readiness failure, stopping */
+            503: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getArtistCalendarHead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A previously returned ETag for this exact URL, a comma-separated list, or *; malformed content is ignored entirely */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description An Artist publicId (malformed → 404) */
+                artistId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the headers of the GET, no body */
+            200: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description public, max-age=60 */
+                    "Cache-Control": "public, max-age=60";
+                    /** @description Weak validator of the whole serialized body (pagination and next link included) */
+                    ETag: string;
+                    /** @description Delivery time; never a change checkpoint */
+                    Date?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: If-None-Match matched the current ETag (no body). A 304 never reports a change checkpoint */
+            304: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description public, max-age=60 */
+                    "Cache-Control": "public, max-age=60";
+                    /** @description Weak validator of the whole serialized body (pagination and next link included) */
+                    ETag: string;
+                    /** @description Delivery time; never a change checkpoint */
+                    Date?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid query (type invalid_query): unknown, repeated, empty or unsupported parameters, bad combinations, malformed or incompatible cursor, a parameter budget that cannot fit pagination */
+            400: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found (type not_found): a malformed path id, or a missing or inactive addressed resource or parent; never cached, also for conditional requests */
+            404: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed (type method_not_allowed) */
+            405: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description The supported methods: GET, HEAD, OPTIONS */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URL too long (type invalid_query): the normalized URL, including room reserved for the continuation cursor, exceeds 4,096 bytes */
+            414: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limited (type rate_limited): the client token bucket is exhausted */
+            429: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure, persisted-data overflow or invalid persisted projection (type internal_error) */
+            500: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable (type unavailable): database or read admission unavailable, HTTP capacity exhausted, rate-limiter store full, readiness failure, stopping */
+            503: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getVenueCalendar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A previously returned ETag for this exact URL, a comma-separated list, or *; malformed content is ignored entirely */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description A Venue publicId (malformed → 404) */
+                venueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description public, max-age=60 */
+                    "Cache-Control": "public, max-age=60";
+                    /** @description Weak validator of the whole serialized body (pagination and next link included) */
+                    ETag: string;
+                    /** @description Delivery time; never a change checkpoint */
+                    Date?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag (no body). A 304 never reports a change checkpoint */
+            304: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description public, max-age=60 */
+                    "Cache-Control": "public, max-age=60";
+                    /** @description Weak validator of the whole serialized body (pagination and next link included) */
+                    ETag: string;
+                    /** @description Delivery time; never a change checkpoint */
+                    Date?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid query (type invalid_query): unknown, repeated, empty or unsupported parameters, bad combinations, malformed or incompatible cursor, a parameter budget that cannot fit pagination */
+            400: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found (type not_found): a malformed path id, or a missing or inactive addressed resource or parent; never cached, also for conditional requests */
+            404: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Method not allowed (type method_not_allowed) */
+            405: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description The supported methods: GET, HEAD, OPTIONS */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description URL too long (type invalid_query): the normalized URL, including room reserved for the continuation cursor, exceeds 4,096 bytes */
+            414: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (type rate_limited): the client token bucket is exhausted */
+            429: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure, persisted-data overflow or invalid persisted projection (type internal_error) */
+            500: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable (type unavailable): database or read admission unavailable, HTTP capacity exhausted, rate-limiter store full, readiness failure, stopping */
+            503: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getVenueCalendarPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A Venue publicId (malformed → 404) */
+                venueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Preflight accepted (no body) */
+            204: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description GET, HEAD, OPTIONS */
+                    "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS";
+                    /** @description If-None-Match */
+                    "Access-Control-Allow-Headers": "If-None-Match";
+                    /** @description Seconds a browser may cache the preflight */
+                    "Access-Control-Max-Age": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URL too long (type invalid_query): the normalized URL, including room reserved for the continuation cursor, exceeds 4,096 bytes */
+            414: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (type rate_limited): the client token bucket is exhausted */
+            429: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure, persisted-data overflow or invalid persisted projection (type internal_error) */
+            500: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable (type unavailable): database or read admission unavailable, HTTP capacity exhausted, rate-limiter store full, readiness failure, stopping */
+            503: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getVenueCalendarHead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A previously returned ETag for this exact URL, a comma-separated list, or *; malformed content is ignored entirely */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description A Venue publicId (malformed → 404) */
+                venueId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the headers of the GET, no body */
+            200: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description public, max-age=60 */
+                    "Cache-Control": "public, max-age=60";
+                    /** @description Weak validator of the whole serialized body (pagination and next link included) */
+                    ETag: string;
+                    /** @description Delivery time; never a change checkpoint */
+                    Date?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: If-None-Match matched the current ETag (no body). A 304 never reports a change checkpoint */
+            304: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description public, max-age=60 */
+                    "Cache-Control": "public, max-age=60";
+                    /** @description Weak validator of the whole serialized body (pagination and next link included) */
+                    ETag: string;
+                    /** @description Delivery time; never a change checkpoint */
+                    Date?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid query (type invalid_query): unknown, repeated, empty or unsupported parameters, bad combinations, malformed or incompatible cursor, a parameter budget that cannot fit pagination */
+            400: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found (type not_found): a malformed path id, or a missing or inactive addressed resource or parent; never cached, also for conditional requests */
+            404: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed (type method_not_allowed) */
+            405: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description The supported methods: GET, HEAD, OPTIONS */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URL too long (type invalid_query): the normalized URL, including room reserved for the continuation cursor, exceeds 4,096 bytes */
+            414: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limited (type rate_limited): the client token bucket is exhausted */
+            429: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure, persisted-data overflow or invalid persisted projection (type internal_error) */
+            500: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable (type unavailable): database or read admission unavailable, HTTP capacity exhausted, rate-limiter store full, readiness failure, stopping */
+            503: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getSeriesCalendar: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A previously returned ETag for this exact URL, a comma-separated list, or *; malformed content is ignored entirely */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description A Series publicId (malformed → 404) */
+                seriesId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description public, max-age=60 */
+                    "Cache-Control": "public, max-age=60";
+                    /** @description Weak validator of the whole serialized body (pagination and next link included) */
+                    ETag: string;
+                    /** @description Delivery time; never a change checkpoint */
+                    Date?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            /** @description Not modified: If-None-Match matched the current ETag (no body). A 304 never reports a change checkpoint */
+            304: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description public, max-age=60 */
+                    "Cache-Control": "public, max-age=60";
+                    /** @description Weak validator of the whole serialized body (pagination and next link included) */
+                    ETag: string;
+                    /** @description Delivery time; never a change checkpoint */
+                    Date?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid query (type invalid_query): unknown, repeated, empty or unsupported parameters, bad combinations, malformed or incompatible cursor, a parameter budget that cannot fit pagination */
+            400: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not found (type not_found): a malformed path id, or a missing or inactive addressed resource or parent; never cached, also for conditional requests */
+            404: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Method not allowed (type method_not_allowed) */
+            405: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description The supported methods: GET, HEAD, OPTIONS */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description URL too long (type invalid_query): the normalized URL, including room reserved for the continuation cursor, exceeds 4,096 bytes */
+            414: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (type rate_limited): the client token bucket is exhausted */
+            429: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure, persisted-data overflow or invalid persisted projection (type internal_error) */
+            500: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable (type unavailable): database or read admission unavailable, HTTP capacity exhausted, rate-limiter store full, readiness failure, stopping */
+            503: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSeriesCalendarPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A Series publicId (malformed → 404) */
+                seriesId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Preflight accepted (no body) */
+            204: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description GET, HEAD, OPTIONS */
+                    "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS";
+                    /** @description If-None-Match */
+                    "Access-Control-Allow-Headers": "If-None-Match";
+                    /** @description Seconds a browser may cache the preflight */
+                    "Access-Control-Max-Age": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URL too long (type invalid_query): the normalized URL, including room reserved for the continuation cursor, exceeds 4,096 bytes */
+            414: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (type rate_limited): the client token bucket is exhausted */
+            429: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure, persisted-data overflow or invalid persisted projection (type internal_error) */
+            500: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable (type unavailable): database or read admission unavailable, HTTP capacity exhausted, rate-limiter store full, readiness failure, stopping */
+            503: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getSeriesCalendarHead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A previously returned ETag for this exact URL, a comma-separated list, or *; malformed content is ignored entirely */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description A Series publicId (malformed → 404) */
+                seriesId: string;
             };
             cookie?: never;
         };

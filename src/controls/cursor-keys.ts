@@ -6,7 +6,10 @@
 import type { CursorKey } from './cursor.js';
 import { isDate, isPublicId } from './formats.js';
 
-export type KeyKind = 'date' | 'rank' | 'timestamp' | 'timestampOrMinusInfinity' | 'publicId' | 'name';
+export type KeyKind = 'date' | 'rank' | 'timestamp' | 'timestampOrMinusInfinity' | 'publicId' | 'name' | 'distance';
+
+/** float8 as PostgreSQL writes a non-negative distance (shortest exact text: `12.5`, `1e-05`). */
+const DISTANCE = /^\d{1,20}(\.\d{1,20})?(e[+-]\d{1,3})?$/;
 
 /** timestamptz as PostgreSQL writes it with TimeZone=UTC, DateStyle=ISO (what the queries select). */
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2}) ([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,6})?\+00$/;
@@ -27,6 +30,8 @@ export function isKeyOfKind(kind: KeyKind, value: CursorKey): boolean {
       return typeof value === 'string' && isPublicId(value);
     case 'name':
       return typeof value === 'string' && value.length <= 4096;
+    case 'distance':
+      return typeof value === 'string' && DISTANCE.test(value) && Number.isFinite(Number(value));
   }
 }
 

@@ -19,6 +19,7 @@ import { putPair, readCursor, readInstant, readLimit, readUpdatedSince } from '.
 import { ParameterReader } from './parameter-reader.js';
 import { DEFAULT_LIMIT, EVENT_PARAMETERS as P, EVENT_QUERY } from './parameter-schemas.js';
 import type { RawQuery } from './query-string.js';
+import { readNear, type Near } from './near.js';
 import { readTerm } from './resource.js';
 
 export type EventContext =
@@ -45,6 +46,8 @@ export interface EventControls {
   readonly fields: readonly EventField[];
   readonly include: readonly EventInclude[];
   readonly context: EventContext | null;
+  /** Extension (decisions §8): at least one active Venue with published coordinates within the radius. */
+  readonly near: Near | null;
   /** Effective controls without the cursor, defaults omitted (next link and fingerprint). */
   readonly normalized: QueryPairs;
 }
@@ -104,6 +107,9 @@ export function parseEventControls(raw: RawQuery): EventControls {
   if (contexts.length > 1) r.fail(contexts.join(','), 'at most one of artistId, venueId and seriesId may be used');
   if (r.has(P.editionId.name) && !r.has(P.seriesId.name)) r.fail('editionId', 'requires seriesId');
 
+  const nearPairs: [string, string][] = [];
+  const near = readNear(r, nearPairs);
+
   r.finish();
 
   const context: EventContext | null = artistId
@@ -135,6 +141,7 @@ export function parseEventControls(raw: RawQuery): EventControls {
   put('venueId', venueId);
   put('seriesId', seriesId);
   put('editionId', editionId);
+  normalized.push(...nearPairs);
 
   return {
     limit,
@@ -153,6 +160,7 @@ export function parseEventControls(raw: RawQuery): EventControls {
     fields,
     include,
     context,
+    near,
     normalized,
   };
 }

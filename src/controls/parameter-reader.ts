@@ -85,6 +85,11 @@ export class ParameterReader {
     return this.raw.has(name);
   }
 
+  /** The raw values of a parameter, for rules across parameters (nothing is checked or read). */
+  peek(name: string): readonly string[] | undefined {
+    return this.raw.get(name);
+  }
+
   /** A scalar: present once, not empty (the query-string rules, by hand). */
   scalar(spec: ParameterSpec): string | undefined {
     if (!this.accepted.has(spec.name)) throw new Error(`parameter ${spec.name} is read but not among the route's specs`);

@@ -13,7 +13,7 @@
  */
 import { Type, type TInteger, type TLiteral, type TSchema, type TString, type TUnion } from '@sinclair/typebox';
 import { ADMINISTRATIVE_STATES, EVENT_FIELDS, EVENT_INCLUDES, EVENT_SORTS, TEMPORAL_PHASES } from '../plan/event-fields.js';
-import { EDITION_SORTS, MEMBER_SORTS, NAMED_SORTS, VENUE_STATUSES } from '../plan/resource-fields.js';
+import { EDITION_SORTS, MEMBER_SORTS, NAMED_SORTS, VENUE_SORTS, VENUE_STATUSES } from '../plan/resource-fields.js';
 import { MAX_CURSOR_LENGTH } from './cursor.js';
 import { PUBLIC_ID } from './formats.js';
 
@@ -131,6 +131,34 @@ export const UPDATED_SINCE = queryParameter(
   INSTANT_MESSAGE,
 );
 
+/**
+ * "Near a place" (decisions §8, issue 18): `near=LAT,LON` in decimal degrees, at most six
+ * decimals, no spaces; the pattern holds the ranges (latitude -90..90, longitude -180..180).
+ */
+const LATITUDE_PATTERN = '-?(?:(?:[1-8]?\\d)(?:\\.\\d{1,6})?|90(?:\\.0{1,6})?)';
+const LONGITUDE_PATTERN = '-?(?:(?:1[0-7]\\d|[1-9]?\\d)(?:\\.\\d{1,6})?|180(?:\\.0{1,6})?)';
+export const NEAR = queryParameter(
+  'near',
+  Type.String({
+    pattern: `^${LATITUDE_PATTERN},${LONGITUDE_PATTERN}$`,
+    description: 'LAT,LON in decimal degrees (latitude -90..90, longitude -180..180, at most 6 decimals, no spaces)',
+  }),
+  'Extension (beyond v1): only items within radiusKm of this point, by great-circle distance to published Venue coordinates',
+  'must be LAT,LON in decimal degrees (latitude -90..90, longitude -180..180, at most 6 decimals, no spaces)',
+);
+/** The number's range (> 0, ≤ 500) is checked by hand (radius.ts): the value is text. */
+export const MAX_RADIUS_KM = 500;
+export const DEFAULT_RADIUS_KM = 25;
+export const RADIUS_KM = queryParameter(
+  'radiusKm',
+  Type.String({
+    pattern: '^\\d{1,3}(?:\\.\\d{1,6})?$',
+    description: `A number greater than 0 and at most ${MAX_RADIUS_KM}, at most 6 decimals; default ${DEFAULT_RADIUS_KM}; requires near`,
+  }),
+  `Extension (beyond v1): radius in kilometres around near (default ${DEFAULT_RADIUS_KM}); requires near`,
+  `must be a number greater than 0 and at most ${MAX_RADIUS_KM} (at most 6 decimals)`,
+);
+
 const term = (name: string, description: string) => queryParameter(name, TERM_SCHEMA, description, TERM_MESSAGE);
 const instant = (name: string, description: string) => queryParameter(name, QUERY_INSTANT_SCHEMA, description, INSTANT_MESSAGE);
 const date = (name: string, description: string) => queryParameter(name, DATE_SCHEMA, description, DATE_MESSAGE);
@@ -157,6 +185,8 @@ export const EVENT_PARAMETERS = {
   venueId: publicId('venueId', 'Venue context'),
   seriesId: publicId('seriesId', 'Series context'),
   editionId: publicId('editionId', "Narrows seriesId to that Edition's program; requires seriesId"),
+  near: NEAR,
+  radiusKm: RADIUS_KM,
 } as const;
 export const EVENT_QUERY: readonly ParameterSpec[] = Object.values(EVENT_PARAMETERS);
 
@@ -179,9 +209,15 @@ export const LOCALITY = term(
 export const COUNTRY_CODE = queryParameter('countryCode', Type.String({ pattern: '^[A-Z]{2}$' }), 'Exact country code', 'must be two uppercase letters');
 export const VENUE_STATUS = enumParameter('statusCode', VENUE_STATUSES, 'Venue status (independent of visibility)');
 export const NAMED_SORT = enumParameter('sort', NAMED_SORTS, 'name (default, bytewise), -name or updatedAt (ascending); publicId breaks ties');
+export const VENUE_SORT = enumParameter(
+  'sort',
+  VENUE_SORTS,
+  'name (default, bytewise), -name, updatedAt (ascending) or distance (extension: nearest first, requires near); publicId breaks ties',
+);
 export const EDITION_SORT = enumParameter(
   'sort',
   EDITION_SORTS,
   'startLocalDate (default), -startLocalDate, name (bytewise) or updatedAt; publicId breaks ties',
 );
 export const MEMBER_SORT = enumParameter('sort', MEMBER_SORTS, 'name (the only order): names bytewise, then publicId');
+

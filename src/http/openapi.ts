@@ -32,6 +32,9 @@ export interface OperationSpec {
   readonly kind: 'collection' | 'detail' | 'operational';
   readonly parameters: readonly ParameterSpec[];
   readonly response: TSchema;
+  /** The success media type; default application/json. */
+  readonly contentType?: string;
+  readonly description?: string;
 }
 
 const eventId = pathId('eventId', 'An Event publicId (malformed → 404)');
@@ -70,6 +73,32 @@ function RESOURCE_OPERATIONS(): OperationSpec[] {
   ];
 }
 
+/** Extension (decisions §8): iCalendar feeds of an Artist, a Venue or a Series. No query parameters. */
+function CALENDAR_OPERATIONS(): OperationSpec[] {
+  const description =
+    'Extension beyond the v1 contract. An iCalendar (RFC 5545) feed for calendar subscriptions: the parent\'s active Events whose ' +
+    'phase is upcoming or current (and those of unknown time zone starting today or later), the first 500 in start order, plus the Events of the last 30 days ' +
+    '(at most 500). One VEVENT per Event: UID <publicId>@lineup, SUMMARY the name, DTSTART/DTEND as the schedule (a date-time in its reference ' +
+    'time zone with its VTIMEZONE, or in UTC when the zone is unknown; a date as VALUE=DATE, DTEND the day after an inclusive end date; no DTEND without an end), ' +
+    'STATUS CANCELLED or CONFIRMED, LOCATION from the primary active Venue, GEO only for published coordinates, URL the first ticket link, ' +
+    'DTSTAMP and LAST-MODIFIED the updatedAt, SEQUENCE the updatedAt in seconds since 2000-01-01 UTC. A missing or inactive parent is a 404 error envelope.';
+  const feed = (path: string, operationId: string, summary: string, id: ParameterSpec): OperationSpec => ({
+    path,
+    operationId,
+    summary,
+    kind: 'detail',
+    parameters: [id],
+    response: Type.String({ description: 'iCalendar text (RFC 5545)' }),
+    contentType: 'text/calendar',
+    description,
+  });
+  return [
+    feed('/v1/artists/:artistId/calendar.ics', 'getArtistCalendar', "Calendar feed of the Artist's Events (iCalendar)", artistId),
+    feed('/v1/venues/:venueId/calendar.ics', 'getVenueCalendar', "Calendar feed of the Venue's Events (iCalendar)", venueId),
+    feed('/v1/series/:seriesId/calendar.ics', 'getSeriesCalendar', "Calendar feed of the Series' Events (iCalendar)", seriesId),
+  ];
+}
+
 export const OPERATIONS: readonly OperationSpec[] = [
   {
     path: '/v1/health',
@@ -96,6 +125,7 @@ export const OPERATIONS: readonly OperationSpec[] = [
     response: pageOf(Event),
   },
   ...RESOURCE_OPERATIONS(),
+  ...CALENDAR_OPERATIONS(),
 ];
 
 /** Strips TypeBox's symbol keys: the document is plain JSON Schema 2020-12. */
@@ -162,7 +192,7 @@ function operation(op: OperationSpec, method: 'get' | 'head') {
     200: {
       description: method === 'get' ? 'Success' : 'Success: the headers of the GET, no body',
       headers: successHeaders,
-      ...(method === 'get' ? { content: { 'application/json': { schema: plain(op.response) } } } : {}),
+      ...(method === 'get' ? { content: { [op.contentType ?? 'application/json']: { schema: plain(op.response) } } } : {}),
     },
   };
   if (resource) {
@@ -191,6 +221,7 @@ function operation(op: OperationSpec, method: 'get' | 'head') {
   return {
     operationId: method === 'get' ? op.operationId : `${op.operationId}Head`,
     summary: method === 'get' ? op.summary : `${op.summary} (headers only)`,
+    ...(op.description ? { description: op.description } : {}),
     tags: [tagOf(op)],
     security: [],
     parameters,
@@ -259,7 +290,9 @@ export function openApiDocument(): Record<string, unknown> {
         'Anonymous, read-only JSON API over a catalogue of live-music Events, Artists, Venues, Series and Editions. ' +
         'The document is environment-independent (no servers): supply the base address to generated clients. ' +
         'Collections are paged: follow links.next until it is null. Output updatedAt values are compared as strings. ' +
-        'Every resource GET also answers HEAD (same headers, no body) and OPTIONS (browser preflight).',
+        'Every resource GET also answers HEAD (same headers, no body) and OPTIONS (browser preflight). ' +
+        'Extensions beyond the v1 contract (additive): near/radiusKm on /v1/venues and /v1/events with sort=distance and distanceKm on Venues, ' +
+        'and the text/calendar feeds /v1/artists/{artistId}/calendar.ics, /v1/venues/{venueId}/calendar.ics, /v1/series/{seriesId}/calendar.ics.',
       license: { name: 'UNLICENSED (proprietary)' },
     },
     tags: TAGS,

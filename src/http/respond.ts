@@ -25,6 +25,20 @@ export function sendResource(request: FastifyRequest, reply: FastifyReply, paylo
   return reply.code(200).type(JSON_TYPE).send(body);
 }
 
+/**
+ * A successful resource read in another media type (the calendar feeds, decisions §8): the same
+ * weak ETag over the body, 304, cache policy and HEAD handling as sendResource.
+ */
+export function sendResourceText(request: FastifyRequest, reply: FastifyReply, text: string, contentType: string): FastifyReply {
+  const body = Buffer.from(text, 'utf8');
+  const etag = weakEtag(body);
+  reply.header('ETag', etag).header('Cache-Control', CACHE_RESOURCE);
+  if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) {
+    return reply.code(304).removeHeader('Content-Type').send();
+  }
+  return reply.code(200).type(contentType).send(body);
+}
+
 /** A successful operational read (health, ready): never cached. */
 export function sendUncached(reply: FastifyReply, payload: unknown): FastifyReply {
   return reply.code(200).header('Cache-Control', CACHE_NONE).type(JSON_TYPE).send(JSON.stringify(payload));

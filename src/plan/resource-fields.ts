@@ -77,6 +77,9 @@ export type EditionProgramField = (typeof EDITION_PROGRAM_FIELDS)[number];
 /** Artist, Venue and Series collections. */
 export const NAMED_SORTS = ['name', '-name', 'updatedAt'] as const;
 export type NamedSort = (typeof NAMED_SORTS)[number];
+/** Venues add `distance` (extension, decisions §8: only with `near`). */
+export const VENUE_SORTS = [...NAMED_SORTS, 'distance'] as const;
+export type VenueSort = (typeof VENUE_SORTS)[number];
 export const EDITION_SORTS = ['startLocalDate', '-startLocalDate', 'name', 'updatedAt'] as const;
 export type EditionSort = (typeof EDITION_SORTS)[number];
 /** Relationship, reverse and lineup routes. */

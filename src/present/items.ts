@@ -105,7 +105,7 @@ function contact(row: VenueItemRow): Record<string, unknown> {
   return { email: nullableText(row.contact_email, 'venue.contact.email'), phoneNumber: phone };
 }
 
-function publishedCoordinates(row: VenueItemRow): Record<string, unknown> | null {
+export function publishedCoordinates(row: VenueItemRow): Record<string, unknown> | null {
   return row.publish_coordinates && row.latitude != null && row.longitude != null
     ? {
         latitude: coordinate(row.latitude, 90, 'venue.publishedCoordinates.latitude'),

@@ -10,6 +10,7 @@ import { plainPreviews, type PlainPreviews } from './event-relations.js';
 import { lowerName } from '../text/normalize.js';
 import { MEDIA_COLUMNS, selectedMediaJoin, type ArtistItemRow, type VenueItemRow } from './items.js';
 import { nameContainsCondition } from './name-search.js';
+import { eventNearCondition } from './near.js';
 import { phaseSql } from './phase.js';
 import { Params, keysetAfter, orderBy, rowLimit, utcText, wildcardContains, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
@@ -196,6 +197,7 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   if (c.startLocalDateGte !== null) where.push(`e.start_local_date >= ${p.add(c.startLocalDateGte, 'date')}`);
   if (c.startLocalDateLt !== null) where.push(`e.start_local_date < ${p.add(c.startLocalDateLt, 'date')}`);
   if (c.updatedSince !== null) where.push(`e.updated_at >= ${p.add(c.updatedSince, 'timestamptz')}`);
+  if (c.near !== null) where.push(eventNearCondition('e', c.near, p));
   // Statement.stablePlan: a walk of one sort index with no filter but the keyset has the same best
   // plan for every value. Any filter above (an updatedSince range included: PostgreSQL prices it
   // per value, test/db/generic-plans.test.ts) makes the plan depend on the values.

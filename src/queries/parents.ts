@@ -9,6 +9,8 @@ import type { Statement } from './statement.js';
 
 export type Parent =
   | { readonly kind: 'event'; readonly eventId: string }
+  | { readonly kind: 'artist'; readonly artistId: string }
+  | { readonly kind: 'venue'; readonly venueId: string }
   | { readonly kind: 'series'; readonly seriesId: string }
   | { readonly kind: 'edition'; readonly seriesId: string; readonly editionId: string };
 
@@ -17,6 +19,10 @@ export function parentStatement(parent: Parent): Statement {
   switch (parent.kind) {
     case 'event':
       return { name: 'parent.event', text: `SELECT 1 AS found FROM events WHERE public_id = ${p.add(parent.eventId)} AND active`, values: p.values, stablePlan: true };
+    case 'artist':
+      return { name: 'parent.artist', text: `SELECT 1 AS found FROM artists WHERE public_id = ${p.add(parent.artistId)} AND active`, values: p.values, stablePlan: true };
+    case 'venue':
+      return { name: 'parent.venue', text: `SELECT 1 AS found FROM venues WHERE public_id = ${p.add(parent.venueId)} AND active`, values: p.values, stablePlan: true };
     case 'series':
       return { name: 'parent.series', text: `SELECT 1 AS found FROM series WHERE public_id = ${p.add(parent.seriesId)} AND active`, values: p.values, stablePlan: true };
     case 'edition':

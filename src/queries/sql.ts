@@ -11,6 +11,7 @@ const CAST_KINDS: Readonly<Record<string, KeyKind>> = {
   date: 'date',
   timestamptz: 'timestampOrMinusInfinity',
   int2: 'rank',
+  float8: 'distance',
 };
 
 function fitsCast(cast: string, value: unknown): boolean {

@@ -1,13 +1,15 @@
 /**
  * Venue reads (spec: GET /v1/venues, GET /v1/venues/{venueId}): the collection's list source
  * with its own filters (literal name containment, trimmed case-insensitive locality equality,
- * exact country code, status) and the detail statement. Allow-listed columns only.
+ * exact country code, status, and the extension `near`, decisions §8) and the detail statement.
+ * Allow-listed columns only.
  */
 import type { VenueControls } from '../controls/venues.js';
 import type { VenueField } from '../plan/resource-fields.js';
 import { localityKey } from '../text/normalize.js';
 import { selectedMediaJoin as mediaJoin, venueColumns } from './items.js';
 import { namedKeys, type SourceBuilder } from './list.js';
+import { distanceKeys, distanceKmColumn, venueNearCondition } from './near.js';
 import { Params, literalNameMatch } from './sql.js';
 import type { Statement } from './statement.js';
 
@@ -20,12 +22,16 @@ export function venueListSource(c: VenueControls): SourceBuilder {
     if (f.countryCode !== null) where.push(`v.country_code = ${p.add(f.countryCode)}`);
     if (f.statusCode !== null) where.push(`v.status_code = ${p.add(f.statusCode)}`);
     if (c.updatedSince !== null) where.push(`v.updated_at >= ${p.add(c.updatedSince, 'timestamptz')}`);
+    if (f.near !== null) where.push(venueNearCondition('v', f.near, p));
+    const columns = venueColumns('v', c.fields);
+    if (f.near !== null) columns.push(distanceKmColumn('v', f.near, p));
     return {
       name: 'venues.list',
-      columns: venueColumns('v', c.fields),
+      columns,
       from: `venues v ${mediaJoin('v', c.fields)}`,
       where,
-      keys: namedKeys('v', c.sort),
+      // sort=distance requires near (controls/venues.ts)
+      keys: c.sort === 'distance' ? distanceKeys('v', f.near as NonNullable<typeof f.near>, p) : namedKeys('v', c.sort),
       identity: ['v.public_id'],
       names: ['v.name'],
       stablePlan: where.length === 1, // unfiltered (an updatedSince range is priced per value)

@@ -55,6 +55,26 @@ for (const engine of engines()) {
       assert.equal(pages, 3);
     });
 
+    it('calendar() returns a feed as text, conditionally the second time (extension)', async () => {
+      const sent: (string | null)[] = [];
+      const client = createClient({
+        baseUrl: w.server.base,
+        fetch: contractFetch(async (input, init) => {
+          sent.push(new Headers(init?.headers).get('accept'));
+          return fetch(input, init);
+        }),
+      });
+      const first = await client.calendar('/v1/venues/{venueId}/calendar.ics', { params: { venueId: VE(3) } });
+      assert.equal(typeof first.body, 'string');
+      assert.match(first.body, /^BEGIN:VCALENDAR\r\n/);
+      assert.equal(first.notModified, false);
+      const second = await client.calendar('/v1/venues/{venueId}/calendar.ics', { params: { venueId: VE(3) } });
+      assert.equal(second.notModified, true);
+      assert.equal(second.body, first.body);
+      assert.deepEqual(sent, ['text/calendar', 'text/calendar']);
+      await assert.rejects(client.calendar('/v1/artists/{artistId}/calendar.ics', { params: { artistId: 'zzzzzzzzzzzz' } }), (e: unknown) => e instanceof LineupApiError && e.status === 404);
+    });
+
     it('get() reads a detail with path parameters; a relationship route pages too', async () => {
       const client = createClient({ baseUrl: `${w.server.base}/`, fetch: contractFetch() });
       const venue = await client.get('/v1/venues/{venueId}', { params: { venueId: VE(3) } });

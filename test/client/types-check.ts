@@ -15,6 +15,17 @@ async function f() {
   for await (const e of c.items('/v1/events/{eventId}/artists', { params: { eventId: 'x' } })) { const s: string = e.publicId; }
   // @ts-expect-error not a collection
   c.items('/v1/health');
-  return [n, u, next, cap];
+  // extension (decisions §8): near/radiusKm typed on the collections, distanceKm on Venues, the calendar feeds as text
+  const near = await c.get('/v1/venues', { query: { near: '52.52,13.405', radiusKm: '10', sort: 'distance' } });
+  const km: number | undefined = near.body.data[0]!.distanceKm;
+  await c.get('/v1/events', { query: { near: '52.52,13.405', temporalPhaseCode: 'upcoming' } });
+  // @ts-expect-error distance is a Venue sort only
+  await c.get('/v1/events', { query: { sort: 'distance' } });
+  const feed: string = (await c.calendar('/v1/artists/{artistId}/calendar.ics', { params: { artistId: 'abc' } })).body;
+  // @ts-expect-error a JSON collection is not a feed
+  await c.calendar('/v1/venues', { params: {} });
+  // @ts-expect-error a feed needs its path parameter
+  await c.calendar('/v1/series/{seriesId}/calendar.ics', { params: {} });
+  return [n, u, next, cap, km, feed];
 }
 void f;

@@ -8,7 +8,8 @@
  * - the schema never refuses a value the server accepts;
  * - the server refuses a value the schema accepts only for a rule JSON Schema cannot express,
  *   named below (HAND_WRITTEN): whether a date exists, lengths after trimming, duplicate
- *   members, a cursor the server did not issue; enums, publicIds, country codes and limit are
+ *   members, a cursor the server did not issue, the range of radiusKm, sort=distance without
+ *   near; enums, publicIds, country codes and limit are
  *   exact;
  * - every parameter has a sampled value both accept and one both refuse.
  */
@@ -33,6 +34,7 @@ const POOL = [
   '2024-02-29', '2025-02-30', '2023-02-29', '0000-01-01', '0001-01-01', '9999-12-31', '2025-13-01', '2025-1-01', '2025-07-01 ',
   '2025-07-01T10:00:00Z', '2025-07-01T10:00:00.123456Z', '2025-07-01T10:00:00.1234567Z', '2025-07-01T24:00:00Z',
   '2025-07-01T10:00Z', '2025-07-01T10:00:00+02:00', '2025-02-30T00:00:00Z', '2024-02-29T23:59:59.999999Z',
+  '52.52,13.405', '-90,180', '90.1,0', '1, 2', '1.1234567,2', '25', '500', '500.5', '0.000001', '1e2',
   'x'.repeat(200), 'x'.repeat(201), ` ${'y'.repeat(200)} `, '\u{1F600}'.repeat(200), '\u{1F600}'.repeat(201), 'z'.repeat(1025),
 ];
 
@@ -54,7 +56,7 @@ function samplesOf(spec: ParameterSpec): string[] {
 }
 
 /** Other parameters a value needs to be read on its own (rules across parameters). */
-const COMPANIONS: Record<string, string> = { updatedSince: 'sort=updatedAt&fields=updatedAt', editionId: `seriesId=${SOME_ID}` };
+const COMPANIONS: Record<string, string> = { updatedSince: 'sort=updatedAt&fields=updatedAt', editionId: `seriesId=${SOME_ID}`, radiusKm: 'near=1,2' };
 
 const codePoints = (s: string) => [...s].length;
 function dateExists(date: string): boolean {
@@ -74,6 +76,8 @@ function handWritten(spec: ParameterSpec, value: string): string | null {
   if (spec.schema === DATE_SCHEMA) return dateExists(value) ? null : 'no such day';
   if (spec.schema === QUERY_INSTANT_SCHEMA) return dateExists(value.slice(0, 10)) ? null : 'no such day';
   if (spec.name === 'cursor') return 'a cursor must be one the server issued';
+  if (spec.name === 'radiusKm') return Number(value) > 0 && Number(value) <= 500 ? null : 'the range of a number given as text';
+  if (spec.name === 'sort' && value === 'distance') return 'distance requires near';
   return null;
 }
 

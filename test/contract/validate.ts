@@ -16,7 +16,7 @@ interface HeaderDoc {
 }
 interface ResponseDoc {
   headers?: Record<string, HeaderDoc>;
-  content?: { 'application/json': { schema: object } };
+  content?: Record<string, { schema: object }>;
 }
 interface OperationDoc {
   operationId: string;
@@ -111,10 +111,18 @@ export function checkExchange(x: Exchange): void {
     if (!validate(value)) problems.push(`header ${name}: ${JSON.stringify(value)} ${ajv.errorsText(validate.errors)}`);
   }
 
-  const schema = response.content?.['application/json'].schema;
+  const [mediaType, media] = Object.entries(response.content ?? {})[0] ?? [];
+  const schema = media?.schema;
   const bodyless = method === 'head' || !schema;
+  if (mediaType !== undefined && mediaType !== 'application/json' && method !== 'head') {
+    const type = x.headers.get('content-type') ?? '';
+    if (type.split(';')[0]?.trim() !== mediaType) problems.push(`content-type ${JSON.stringify(type)} is not the documented ${mediaType}`);
+  }
   if (bodyless) {
     if (x.text !== '') problems.push(`expected no body, got ${x.text.slice(0, 120)}`);
+  } else if (mediaType !== 'application/json') {
+    // a text body (the calendar feeds): documented as a string
+    if (x.text === '') problems.push('expected a body');
   } else if (schema) {
     let body: unknown;
     try {

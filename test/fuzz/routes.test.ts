@@ -225,7 +225,7 @@ function requestArb(op: OperationSpec, cursors: readonly string[]): fc.Arbitrary
 
 // ---------------------------------------------------------------------------------------------
 
-assert.equal(OPERATIONS.length, 19, 'the contract has 19 operations');
+assert.equal(OPERATIONS.length, 19 + 3, 'the contract has 19 operations and the 3 calendar feeds (extension)');
 
 /** A real request per route for the parent ids used below, to harvest real cursors. */
 const CURSOR_SOURCES: Record<string, string> = {
@@ -244,7 +244,7 @@ const CURSOR_SOURCES: Record<string, string> = {
 };
 
 for (const engine of engines()) {
-  describe(`fuzzing all 19 routes on ${engine.name} (${FUZZ_MS} ms per route)`, { timeout: 180_000 }, () => {
+  describe(`fuzzing all ${OPERATIONS.length} routes on ${engine.name} (${FUZZ_MS} ms per route)`, { timeout: 180_000 }, () => {
     let t: TestDatabase;
     let server: TestServer;
     const cursors: string[] = [];

@@ -156,6 +156,12 @@ export function assertContractResponse(res: RawResponse, method: string, what: s
   // 200
   assert.ok(method === 'GET' || method === 'HEAD', `${what}: 200 to ${method}`);
   if (head) return;
+  if (success !== null && (success as { type?: string }).type === 'string') {
+    // the calendar feeds (extension, decisions §8): iCalendar text
+    assert.equal(res.headers['content-type'], 'text/calendar; charset=utf-8', `${what}: content type`);
+    assert.match(res.text, /^BEGIN:VCALENDAR\r\n[^]*\r\nEND:VCALENDAR\r\n$/, `${what}: an iCalendar body`);
+    return;
+  }
   assert.match(String(res.headers['content-type'] ?? ''), /^application\/json/, `${what}: content type`);
   const body = JSON.parse(res.text);
   if (success !== null && !Value.Check(success, body)) {

@@ -29,6 +29,10 @@ export const RESOURCE_PATHS = [
   '/v1/series/:seriesId/editions/:editionId',
   '/v1/series/:seriesId/editions/:editionId/venues',
   '/v1/series/:seriesId/editions/:editionId/artists',
+  // extension (decisions §8): calendar feeds
+  '/v1/artists/:artistId/calendar.ics',
+  '/v1/venues/:venueId/calendar.ics',
+  '/v1/series/:seriesId/calendar.ics',
 ] as const;
 
 export const OPERATIONAL_PATHS = ['/v1/health', '/v1/ready'] as const;

@@ -14,11 +14,13 @@ export function venuesRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.get('/v1/venues', async (request, reply) => {
     const controls = parseVenueControls(queryOf(request));
     const plan = planList('/v1/venues', controls, 2, 1, ctx.clock());
-    return sendList<VenueItemRow & Record<string, unknown>>(request, reply, ctx, {
+    const near = controls.filters.near !== null;
+    return sendList<VenueItemRow & { distance_km?: number } & Record<string, unknown>>(request, reply, ctx, {
       plan,
       parent: null,
       source: venueListSource(controls),
-      item: (row) => presentVenue(row, controls.fields),
+      // Extension (decisions §8): with `near`, each item carries its distance in km (3 decimals).
+      item: (row) => (near ? { ...presentVenue(row, controls.fields), distanceKm: Number(row.distance_km) } : presentVenue(row, controls.fields)),
     });
   });
 

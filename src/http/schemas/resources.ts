@@ -41,6 +41,10 @@ export const Venue = selectable(
     profileMedia: ProfileMedia,
     ...venueRichProps,
     updatedAt: UpdatedAt,
+    distanceKm: Type.Number({
+      minimum: 0,
+      description: 'Extension (beyond v1): with near, the great-circle distance in km to the published coordinates, 3 decimals',
+    }),
   },
   'A Venue; unselected fields are omitted, publicId is always present',
 );

@@ -1,0 +1,53 @@
+/**
+ * The "near a place" bounding box (src/queries/near.ts): it only narrows, so every point within
+ * the radius must lie inside it, also across the antimeridian and near the poles (property test),
+ * and it must actually narrow away from the poles.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { EARTH_RADIUS_KM, boundingBox } from '../../src/queries/near.js';
+
+const rad = (d: number) => (d * Math.PI) / 180;
+const deg = (r: number) => (r * 180) / Math.PI;
+
+/** The point at `distanceKm` from (lat, lon) on bearing `bearing` (great circle). */
+function destination(lat: number, lon: number, distanceKm: number, bearing: number): [number, number] {
+  const d = distanceKm / EARTH_RADIUS_KM;
+  const φ1 = rad(lat);
+  const φ2 = Math.asin(Math.sin(φ1) * Math.cos(d) + Math.cos(φ1) * Math.sin(d) * Math.cos(bearing));
+  const λ2 = rad(lon) + Math.atan2(Math.sin(bearing) * Math.sin(d) * Math.cos(φ1), Math.cos(d) - Math.sin(φ1) * Math.sin(φ2));
+  return [deg(φ2), ((deg(λ2) + 540) % 360) - 180];
+}
+
+const inside = (box: ReturnType<typeof boundingBox>, [lat, lon]: [number, number]) =>
+  lat >= box.minLatitude && lat <= box.maxLatitude && (box.longitudes.length === 0 || box.longitudes.some(([a, b]) => lon >= a && lon <= b));
+
+describe('near: bounding box', () => {
+  it('holds every point within the radius (any centre, radius up to 500 km, any bearing)', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -90, max: 90, noNaN: true }),
+        fc.double({ min: -180, max: 180, noNaN: true }),
+        fc.double({ min: 0.001, max: 500, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }),
+        (lat, lon, radius, fraction, bearing) => {
+          const box = boundingBox(lat, lon, radius);
+          return inside(box, destination(lat, lon, radius * fraction, bearing));
+        },
+      ),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('wraps across the antimeridian and opens at the poles', () => {
+    const east = boundingBox(10, 179.9, 25);
+    assert.equal(east.longitudes.length, 2);
+    assert.ok(inside(east, [10, -179.9]));
+    assert.deepEqual(boundingBox(89.9, 0, 25).longitudes, []);
+    const berlin = boundingBox(52.52, 13.405, 25);
+    assert.equal(berlin.longitudes.length, 1);
+    assert.ok(berlin.maxLatitude - berlin.minLatitude < 0.5 && (berlin.longitudes[0]![1] - berlin.longitudes[0]![0]) < 0.8, 'narrows');
+  });
+});
