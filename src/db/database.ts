@@ -75,7 +75,8 @@ function sessionSettings(opts: DatabaseOptions): string[] {
   // max_parallel_workers_per_gather=0: a LIMITed page never gains from parallel workers, and a
   // generic plan priced without its values must not start them (docs/performance.md).
   const settings = [`jit=off`, `max_parallel_workers_per_gather=0`];
-  if (opts.statementTimeoutMs) settings.push(`statement_timeout=${opts.statementTimeoutMs}`);
+  // 0 is sent too: an import or migration overrides a statement_timeout set on the role
+  if (opts.statementTimeoutMs !== undefined) settings.push(`statement_timeout=${opts.statementTimeoutMs}`);
   settings.push(`lock_timeout=${opts.lockTimeoutMs ?? 500}`);
   if (opts.schema) settings.push(`search_path=${opts.schema},public`);
   return settings;

@@ -195,7 +195,8 @@ export async function startPgBouncer(dir: string, port: number, server: Postgres
     ].join('\n'),
   );
   for (const f of ['pgbouncer.ini', 'userlist.txt']) chownPostgres(join(dir, f));
-  asPostgres('pgbouncer', ['-d', ini]);
+  const bin = spawnSync('sh', ['-c', 'command -v pgbouncer'], { encoding: 'utf8' }).stdout.trim() || '/usr/sbin/pgbouncer';
+  asPostgres(bin, ['-d', ini]);
   cleanup.add(() => {
     const pid = Number(spawnSync('cat', [join(dir, 'pgbouncer.pid')], { encoding: 'utf8' }).stdout.trim());
     if (pid > 0) process.kill(pid, 'SIGTERM');
