@@ -120,7 +120,6 @@ export function startPrimary(dir: string, port: number, cleanup: Cleanup): Postg
     'max_wal_senders = 4',
     'hot_standby = on',
     'fsync = off',
-    'synchronous_commit = off',
     'full_page_writes = off',
     'shared_buffers = 32MB',
     'max_connections = 60',
@@ -148,7 +147,11 @@ export async function createAppDatabase(primary: Postgres, user = 'lineup', data
   await primary.sql(`CREATE DATABASE ${database} OWNER ${user} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
 }
 
-/** Waits until the standby has replayed everything the primary has written so far. */
+/**
+ * Waits until the standby has replayed everything the primary has committed so far (commits are
+ * synchronous on the primary, so its WAL write position covers them; an asynchronous commit
+ * could still sit in WAL buffers the standby cannot see yet).
+ */
 export async function waitForReplay(primary: Postgres, standby: Postgres, timeoutMs = 30_000): Promise<void> {
   const [{ lsn }] = await primary.sql<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
   const deadline = Date.now() + timeoutMs;
@@ -163,6 +166,8 @@ export async function waitForReplay(primary: Postgres, standby: Postgres, timeou
 export interface PgBouncer {
   readonly port: number;
   url(user?: string, database?: string): string;
+  /** A command on PgBouncer's admin console (RECONNECT, PAUSE, SHOW POOLS, …), as the postgres user. */
+  admin(command: string): Promise<Record<string, unknown>[]>;
 }
 
 /**
@@ -171,7 +176,7 @@ export interface PgBouncer {
  */
 export async function startPgBouncer(dir: string, port: number, server: Postgres, cleanup: Cleanup, database = 'lineup', user = 'lineup'): Promise<PgBouncer> {
   const ini = join(dir, 'pgbouncer.ini');
-  writeFileSync(join(dir, 'userlist.txt'), `"${user}" ""\n`);
+  writeFileSync(join(dir, 'userlist.txt'), `"${user}" ""\n"postgres" ""\n`);
   writeFileSync(
     ini,
     [
@@ -182,6 +187,7 @@ export async function startPgBouncer(dir: string, port: number, server: Postgres
       `listen_port = ${port}`,
       `unix_socket_dir = ${dir}`,
       'auth_type = trust',
+      'admin_users = postgres',
       `auth_file = ${join(dir, 'userlist.txt')}`,
       'pool_mode = transaction',
       'ignore_startup_parameters = extra_float_digits,options',
@@ -217,7 +223,16 @@ export async function startPgBouncer(dir: string, port: number, server: Postgres
       await new Promise((r) => setTimeout(r, 200));
     }
   }
-  return { port, url };
+  const admin = async (command: string) => {
+    const client = new pg.Client({ connectionString: url('postgres', 'pgbouncer') });
+    await client.connect();
+    try {
+      return (await client.query(command)).rows; // simple protocol: what the admin console speaks
+    } finally {
+      await client.end();
+    }
+  };
+  return { port, url, admin };
 }
 
 /** The lineup command (built CLI), run to completion. */

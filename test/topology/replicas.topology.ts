@@ -122,13 +122,37 @@ describe('production topology: primary, streaming hot standby, PgBouncer, Lineup
     await primary.sql(`ALTER ROLE lineup SET jit = off`);
     await primary.sql(`ALTER ROLE lineup SET max_parallel_workers_per_gather = 0`);
     await waitForReplay(primary, standby);
-    // role settings apply when a server session starts: end the sessions PgBouncer opened before
-    await standby.sql(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'lineup'`);
+    // role settings apply when a server session starts: PgBouncer's RECONNECT replaces its server sessions
+    await bouncer.admin('RECONNECT lineup');
+    let seen: unknown;
     await until(async () => {
-      const row = await through();
+      const row = (seen = await through());
       return row.st === '3s' && row.jit === 'off';
-    }, 'role settings through PgBouncer');
+    }, () => `role settings through PgBouncer, last seen ${JSON.stringify(seen)}`);
     assert.equal((await through()).tz, TIME_ZONE, 'the server time zone stays: Lineup does not depend on it');
+  });
+
+  it('a role that may only SELECT: served on the primary without DDL; a schema behind stops it with one line', async () => {
+    await primary.sql('CREATE ROLE reader LOGIN');
+    await primary.sql('GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader', [], 'lineup');
+    const env = { ...SERVE_ENV, DATABASE_URL: primary.url('reader', 'lineup') };
+    const serving = await startLineup('select-only', env, cleanup);
+    assert.equal((await getPage(serving.get, '/v1/events?limit=1')).status, 200);
+    assert.equal(await serving.stop(), 0);
+    // the last migration "not applied yet": this role cannot apply it
+    const [last] = await primary.sql<{ version: number; name: string }>('DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations) RETURNING version, name', [], 'lineup');
+    try {
+      await assert.rejects(startLineup('select-only-behind', env, cleanup), (err: any) => {
+        assert.equal(err.exitCode, 1, err.output);
+        const lines = String(err.output).trim().split('\n').filter((l) => l.startsWith('lineup: '));
+        assert.equal(lines.length, 1, err.output);
+        assert.match(lines[0]!, new RegExp(`behind this Lineup and this role may not change it .*missing migrations ${String(last!.version).padStart(3, '0')}_${last!.name};.*\`lineup migrate\` against the primary`));
+        return true;
+      });
+    } finally {
+      await primary.sql('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [last!.version, last!.name], 'lineup');
+    }
+    await waitForReplay(primary, standby);
   });
 
   it('Lineup starts on the standby, directly and through PgBouncer, running no DDL', async () => {
@@ -264,15 +288,16 @@ async function loadPaths(fetcher: Fetcher): Promise<Array<{ path: string; etag: 
   return paths;
 }
 
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+async function until(check: () => Promise<boolean>, what: string | (() => string), timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  let failure = '';
   for (;;) {
     try {
       if (await check()) return;
-    } catch {
-      /* not yet */
+    } catch (err) {
+      failure = (err as Error).message; // not yet
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting: ${typeof what === 'string' ? what : what()} ${failure}`);
     await sleep(100);
   }
 }
