@@ -13,6 +13,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config/config.js';
 import type { Database } from './db/database.js';
 import { Reader, type StatementObserver } from './db/reader.js';
+import { PreparedStatements } from './db/prepared.js';
 import { BudgetExceededError, Gate } from './limits/admission.js';
 import { RateLimiter } from './limits/token-bucket.js';
 import { clientIdentity } from './limits/client-identity.js';
@@ -213,13 +214,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }
 
   const statementDeadlineMs = config.statementTimeoutMs + (db.engine === 'postgres' ? 250 : 0);
+  const prepared = new PreparedStatements(config.preparedStatements, (message) => app.log.warn(message));
   const ctx: RouteContext = {
     clock,
     // Admitted database reads: at most LINEUP_DB_READS at once, no queue (spec Limits).
     read: async (fn) => {
       if (!readGate.tryEnter()) throw unavailable('The database is busy; retry shortly.');
       try {
-        return await fn(new Reader(db, opts.onStatement, statementDeadlineMs));
+        return await fn(new Reader(db, opts.onStatement, statementDeadlineMs, prepared));
       } finally {
         readGate.leave();
       }

@@ -20,8 +20,15 @@ Commands:
 Configuration comes from environment variables (see README): DATABASE_URL, HOST, PORT, …`;
 
 const HELP: Record<string, string> = {
-  serve: 'Usage: lineup serve\n\nServes the API on HOST:PORT over DATABASE_URL, migrating first and seeding the demo catalogue\nwhen the store holds no Events (LINEUP_SEED_DEMO=true).',
-  migrate: 'Usage: lineup migrate\n\nApplies pending schema migrations to DATABASE_URL.',
+  serve:
+    'Usage: lineup serve\n\nServes the API on HOST:PORT over DATABASE_URL. It first reads the schema version: a writable\n' +
+    'database is migrated (unless LINEUP_MIGRATE=false); a read-only one (hot standby, read-only role) is\n' +
+    'served as is when its schema is current, and a schema behind or ahead of this version stops it with\n' +
+    'one line. The demo catalogue is seeded when the store holds no Events (LINEUP_SEED_DEMO, on by\n' +
+    'default for the embedded PGlite store only).',
+  migrate:
+    'Usage: lineup migrate\n\nApplies pending schema migrations to DATABASE_URL (the primary, on a direct connection), with no\n' +
+    'statement or lock timeout; a second migrate or serve waits for the first.',
   import:
     'Usage: lineup import FILE [--replace]\n\nLoads a catalogue document (JSON; - reads stdin) in one transaction. With --replace, entities\nabsent from the document are removed. Structural problems are listed as "entity publicId: field: message"\nand nothing is written (exit code 2).',
   seed: 'Usage: lineup seed [--events N] [--seed S]\n\nGenerates a deterministic demo catalogue of N Events (default 2000) from seed S and imports it.',
@@ -137,6 +144,10 @@ export async function main(argv: string[]): Promise<number> {
     if (err instanceof UsageError || err instanceof ConfigError) {
       console.error(`lineup: ${err.message}`);
       return 2;
+    }
+    if (err instanceof Error && err.name === 'SchemaError') {
+      console.error(`lineup: ${err.message}`);
+      return 1;
     }
     throw err;
   }

@@ -1,13 +1,14 @@
 /**
- * server.ts: config → database (migrated, seeded on first start) → buildApp → listen, and
- * graceful shutdown: on SIGTERM/SIGINT stop admission (ready → 503, new requests 503 with
+ * server.ts: config → database (schema checked, migrated when allowed, the demo seeded on first
+ * start of the embedded store) → buildApp → listen, and graceful shutdown: on SIGTERM/SIGINT,
+ * after LINEUP_SHUTDOWN_DELAY_MS of not-ready serving, stop admission (ready → 503, new requests 503 with
  * Connection: close), let in-flight requests finish, force-close after the grace period, exit 0.
  */
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
 import { openDatabase, type Database } from './db/database.js';
-import { migrate } from './db/migrate.js';
+import { ensureSchema } from './db/schema.js';
 import { buildApp } from './app.js';
 import type { ServiceState } from './http/service-state.js';
 
@@ -27,7 +28,8 @@ export async function openStore(config: Config): Promise<Database> {
     maxConnections: config.dbReads * 3 + 1,
   });
   try {
-    await migrate(db);
+    // reads the schema version; migrates only a writable database with LINEUP_MIGRATE on
+    await ensureSchema(db, { migrate: config.migrate });
   } catch (err) {
     await db.close();
     throw err;
@@ -76,6 +78,24 @@ export function gracefulShutdown(
     })());
 }
 
+/**
+ * LINEUP_SHUTDOWN_DELAY_MS, a step before the drain: readiness answers 503 at once (a load
+ * balancer stops sending) while requests are still served for `delayMs`; then `drain` (the
+ * existing graceful shutdown). Idempotent like the drain.
+ */
+export function delayedShutdown(state: ServiceState, delayMs: number, drain: () => Promise<void>, logger: Logger): () => Promise<void> {
+  let stopping: Promise<void> | null = null;
+  return () =>
+    (stopping ??= (async () => {
+      if (delayMs > 0) {
+        state.notReady = true;
+        logger.info(`shutting down: not ready, still serving for ${delayMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+      await drain();
+    })());
+}
+
 export interface RunningServer {
   readonly app: FastifyInstance;
   readonly url: string;
@@ -98,6 +118,7 @@ export async function serve(config: Config): Promise<RunningServer> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 
-  const stop = gracefulShutdown(app, db, state, config.shutdownGraceMs, logger);
+  const drain = gracefulShutdown(app, db, state, config.shutdownGraceMs, logger);
+  const stop = delayedShutdown(state, config.shutdownDelayMs, drain, logger);
   return { app, url, stop };
 }

@@ -20,6 +20,12 @@ export interface Config {
   readonly statementTimeoutMs: number;
   readonly shutdownGraceMs: number;
   readonly logLevel: string;
+  /** `serve` (and import/seed) may apply pending migrations when the database is writable. */
+  readonly migrate: boolean;
+  /** Name stable-plan statements (prepared once per connection); off behind a transaction pooler. */
+  readonly preparedStatements: boolean;
+  /** On SIGTERM, ready answers 503 this long while requests are still served, before the drain. */
+  readonly shutdownDelayMs: number;
 }
 
 export class ConfigError extends Error {
@@ -82,11 +88,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('LINEUP_LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
   const host = (env.HOST ?? '127.0.0.1').trim() || '127.0.0.1';
+  const database = parseDatabaseUrl((env.DATABASE_URL ?? '').trim() || DEFAULT_DATABASE_URL);
   return {
     host,
     port: integer(env, 'PORT', 3000, 0, 65535),
-    database: parseDatabaseUrl((env.DATABASE_URL ?? '').trim() || DEFAULT_DATABASE_URL),
-    seedDemo: boolean(env, 'LINEUP_SEED_DEMO', true),
+    database,
+    // The demo catalogue is for the embedded store only: an empty PostgreSQL database is an
+    // operator's, never written by serve unless asked (decisions §1).
+    seedDemo: boolean(env, 'LINEUP_SEED_DEMO', database.engine === 'pglite'),
     rateBurst: integer(env, 'LINEUP_RATE_BURST', 60, 1, 1_000_000_000),
     rateRefillPerSec: positiveNumber(env, 'LINEUP_RATE_REFILL_PER_SEC', 1),
     rateMaxIdentities: integer(env, 'LINEUP_RATE_MAX_IDENTITIES', 10_000, 1, 10_000_000),
@@ -95,6 +104,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     statementTimeoutMs: integer(env, 'LINEUP_STATEMENT_TIMEOUT_MS', 3000, 1, 600_000),
     shutdownGraceMs: integer(env, 'LINEUP_SHUTDOWN_GRACE_MS', 5000, 0, 600_000),
     logLevel,
+    migrate: boolean(env, 'LINEUP_MIGRATE', true),
+    preparedStatements: boolean(env, 'LINEUP_PREPARED_STATEMENTS', true),
+    shutdownDelayMs: integer(env, 'LINEUP_SHUTDOWN_DELAY_MS', 0, 0, 600_000),
   };
 }
 

@@ -61,13 +61,22 @@ const types = {
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/**
+ * Session settings sent at connection start. None of them is needed for correct answers: a
+ * transaction pooler drops startup options (PgBouncer's ignore_startup_parameters = options), so
+ * every text the service returns or keys a cursor with is written explicitly in SQL, whatever the
+ * server's TimeZone and DateStyle (src/queries/sql.ts keyText, dateText, utcText). These only
+ * tune plans and bound statements on direct connections (docs/operations.md says how to set them
+ * for a role behind a pooler).
+ */
 function sessionSettings(opts: DatabaseOptions): string[] {
   // jit=off: our statements are short index walks; JIT compilation cost up to ~900 ms per
   // statement at 1M Events (bench/results.md) for nothing (docs/performance.md).
   // max_parallel_workers_per_gather=0: a LIMITed page never gains from parallel workers, and a
   // generic plan priced without its values must not start them (docs/performance.md).
-  const settings = [`TimeZone=UTC`, `DateStyle=ISO`, `IntervalStyle=iso_8601`, `jit=off`, `max_parallel_workers_per_gather=0`];
-  if (opts.statementTimeoutMs) settings.push(`statement_timeout=${opts.statementTimeoutMs}`);
+  const settings = [`jit=off`, `max_parallel_workers_per_gather=0`];
+  // 0 is sent too: an import or migration overrides a statement_timeout set on the role
+  if (opts.statementTimeoutMs !== undefined) settings.push(`statement_timeout=${opts.statementTimeoutMs}`);
   settings.push(`lock_timeout=${opts.lockTimeoutMs ?? 500}`);
   if (opts.schema) settings.push(`search_path=${opts.schema},public`);
   return settings;

@@ -2,6 +2,12 @@
  * Versioned SQL migrations (`src/db/migrations/NNN_name.sql`), applied in order, each in its own
  * transaction and recorded in `schema_migrations`. On PostgreSQL an advisory lock makes
  * concurrent starts safe: the second process waits, then finds nothing left to apply.
+ *
+ * A migration runs without statement or lock timeout (the API's 3 s statement_timeout and 500 ms
+ * lock_timeout would cancel a long migration, or a second process waiting for the advisory lock):
+ * its connection sets both to 0 for its session and is closed afterwards, never returned to the
+ * pool with those settings. Run it on a direct connection to the primary, not through a
+ * transaction pooler (the advisory lock and these settings belong to one session).
  */
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -44,7 +50,10 @@ export async function migrate(db: Database, migrations = loadMigrations()): Prom
   const client = await db.pool.connect();
   const applied: number[] = [];
   try {
-    if (db.engine === 'postgres') await client.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCK_KEY]);
+    if (db.engine === 'postgres') {
+      await client.query('SET statement_timeout = 0; SET lock_timeout = 0');
+      await client.query('SELECT pg_advisory_lock($1)', [ADVISORY_LOCK_KEY]);
+    }
     try {
       await client.query(
         `CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -65,7 +74,10 @@ export async function migrate(db: Database, migrations = loadMigrations()): Prom
           await client.query('COMMIT');
         } catch (err) {
           await client.query('ROLLBACK');
-          throw new Error(`migration ${m.version} (${m.name}) failed: ${(err as Error).message}`);
+          // keeps the SQLSTATE: the schema check tells a role without DDL rights (42501) apart
+          throw Object.assign(new Error(`migration ${m.version} (${m.name}) failed: ${(err as Error).message}`, { cause: err }), {
+            code: (err as { code?: unknown }).code,
+          });
         }
         applied.push(m.version);
       }
@@ -73,7 +85,8 @@ export async function migrate(db: Database, migrations = loadMigrations()): Prom
       if (db.engine === 'postgres') await client.query('SELECT pg_advisory_unlock($1)', [ADVISORY_LOCK_KEY]);
     }
   } finally {
-    client.release();
+    // PostgreSQL: close this session (its timeouts are 0); PGlite: its one shared client stays
+    client.release(db.engine === 'postgres');
   }
   return applied;
 }

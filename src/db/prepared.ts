@@ -29,3 +29,50 @@ export class PreparedNames {
     return this.names.size;
   }
 }
+
+/**
+ * SQLSTATEs a transaction pooler that does not carry named prepared statements produces (PgBouncer
+ * before 1.21 in transaction pooling: the statement was prepared on another server connection):
+ * 26000 "prepared statement … does not exist", 42P05 "prepared statement … already exists".
+ */
+const POOLER_PREPARE_ERRORS = new Set(['26000', '42P05']);
+
+export function isPoolerPrepareError(err: unknown): boolean {
+  return err instanceof Error && POOLER_PREPARE_ERRORS.has(String((err as { code?: unknown }).code));
+}
+
+/**
+ * Whether reads name their stable-plan statements (LINEUP_PREPARED_STATEMENTS). On by default
+ * for the generic plans on direct connections; the first pooler error turns it off for the rest
+ * of the process (the failed statement is run again unnamed by the reader), so Lineup is correct
+ * behind such a pooler even without the setting.
+ */
+export class PreparedStatements {
+  private on: boolean;
+  private readonly names: PreparedNames;
+
+  constructor(
+    enabled: boolean,
+    private readonly onDisable: (reason: string) => void = () => {},
+    names = new PreparedNames(),
+  ) {
+    this.on = enabled;
+    this.names = names;
+  }
+
+  get enabled(): boolean {
+    return this.on;
+  }
+
+  /** The name to prepare `text` under, or undefined to run it unnamed. */
+  nameOf(text: string): string | undefined {
+    return this.on ? this.names.nameOf(text) : undefined;
+  }
+
+  /** Called with a pooler's prepared-statement error: every later read runs unnamed. */
+  disable(err: Error): void {
+    if (!this.on) return;
+    this.on = false;
+    this.onDisable(`named prepared statements turned off after "${err.message}" (a transaction pooler that does not carry them); set LINEUP_PREPARED_STATEMENTS=false to start that way`);
+  }
+}

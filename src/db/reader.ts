@@ -9,7 +9,7 @@ import { DatabaseUnavailableError } from '../http/errors.js';
 import { StatementBudget } from '../limits/admission.js';
 import type { Statement } from '../queries/statement.js';
 import type { Database } from './database.js';
-import { PreparedNames } from './prepared.js';
+import { PreparedStatements, isPoolerPrepareError } from './prepared.js';
 
 export const MAX_STATEMENTS_PER_READ = 8;
 export const MAX_CONCURRENT_STATEMENTS = 3;
@@ -32,9 +32,10 @@ export function isUnavailable(err: unknown): boolean {
 
 /**
  * Prepared only on PostgreSQL: PGlite runs in this process (no network round trip to save) and
- * its node-postgres shim is one client shared by every read.
+ * its node-postgres shim is one client shared by every read. The default policy (for readers
+ * built without one) names statements; the app passes its own (LINEUP_PREPARED_STATEMENTS).
  */
-const preparedNames = new PreparedNames();
+const defaultPrepared = new PreparedStatements(true);
 
 export class Reader {
   private readonly budget = new StatementBudget({
@@ -51,21 +52,32 @@ export class Reader {
     private readonly db: Database,
     private readonly observer?: StatementObserver,
     private readonly deadlineMs?: number,
+    private readonly prepared: PreparedStatements = defaultPrepared,
   ) {}
 
   rows<R extends pg.QueryResultRow>(statement: Statement): Promise<R[]> {
     return this.budget.run(async () => {
       this.observer?.(statement);
       try {
-        const name = statement.stablePlan && this.db.engine === 'postgres' ? preparedNames.nameOf(statement.text) : undefined;
-        const query = this.db.pool.query<R>({ name, text: statement.text, values: statement.values as unknown[] });
-        const result = this.deadlineMs ? await withDeadline(query, this.deadlineMs, statement.name) : await query;
-        return result.rows;
+        const name = statement.stablePlan && this.db.engine === 'postgres' ? this.prepared.nameOf(statement.text) : undefined;
+        try {
+          return await this.run<R>(statement, name);
+        } catch (err) {
+          if (name === undefined || !isPoolerPrepareError(err)) throw err;
+          this.prepared.disable(err as Error);
+          return await this.run<R>(statement, undefined); // the same statement, unnamed: one retry
+        }
       } catch (err) {
         if (isUnavailable(err)) throw new DatabaseUnavailableError((err as Error).message);
         throw err;
       }
     });
+  }
+
+  private async run<R extends pg.QueryResultRow>(statement: Statement, name: string | undefined): Promise<R[]> {
+    const query = this.db.pool.query<R>({ name, text: statement.text, values: statement.values as unknown[] });
+    const result = this.deadlineMs ? await withDeadline(query, this.deadlineMs, statement.name) : await query;
+    return result.rows;
   }
 }
 

@@ -12,7 +12,7 @@ import { MEDIA_COLUMNS, selectedMediaJoin, type ArtistItemRow, type VenueItemRow
 import { nameContainsCondition } from './name-search.js';
 import { eventNearCondition } from './near.js';
 import { phaseSql } from './phase.js';
-import { Params, keysetAfter, orderBy, rowLimit, utcText, wildcardContains, type SortKey } from './sql.js';
+import { Params, dateText, keyText, keysetAfter, orderBy, rowLimit, utcText, wildcardContains, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
 
 const SORT_KEYS: Record<EventSort, readonly SortKey[]> = {
@@ -42,14 +42,10 @@ const SORT_KEYS: Record<EventSort, readonly SortKey[]> = {
   ],
 };
 
-/** Cursor key columns, as exact text (timestamptz text keeps all six fractional digits). */
-const SORT_KEY_COLUMNS: Record<EventSort, string> = {
-  startLocalDate: 'e.start_local_date::text AS k0, e.start_rank AS k1, e.start_key::text AS k2, e.public_id AS k3',
-  '-startLocalDate': 'e.start_local_date::text AS k0, e.start_rank AS k1, e.start_key::text AS k2, e.public_id AS k3',
-  startInstant: 'e.start_at::text AS k0, e.public_id AS k1',
-  '-startInstant': 'e.start_at::text AS k0, e.public_id AS k1',
-  updatedAt: 'e.updated_at::text AS k0, e.public_id AS k1',
-};
+/** Cursor key columns, as exact text (timestamptz text keeps all six fractional digits); the rank as a number. */
+const SORT_KEY_COLUMNS = Object.fromEntries(
+  Object.entries(SORT_KEYS).map(([sort, keys]) => [sort, keys.map((k, i) => `${k.cast === 'int2' ? k.expr : keyText(k.expr, k.cast)} AS k${i}`).join(', ')]),
+) as Record<EventSort, string>;
 
 export interface EventRow {
   id: string;
@@ -104,11 +100,11 @@ export function eventColumns(fields: readonly EventField[], now: () => string): 
     cols.push(
       'e.time_zone',
       'e.start_precision',
-      'e.start_local_date::text AS start_local_date',
+      `${dateText('e.start_local_date')} AS start_local_date`,
       'e.start_local_time',
       'e.start_instant',
       'e.end_precision',
-      'e.end_local_date::text AS end_local_date',
+      `${dateText('e.end_local_date')} AS end_local_date`,
       'e.end_local_time',
       'e.end_instant',
       `${phase} AS phase`,

@@ -12,7 +12,7 @@ import type { CursorKey } from '../controls/cursor.js';
 import type { Reader } from '../db/reader.js';
 import type { ListPlan } from '../plan/list.js';
 import { splitPage } from './page.js';
-import { Params, keysetAfter, orderBy, rowLimit, type SortKey } from './sql.js';
+import { Params, keyText, keysetAfter, orderBy, rowLimit, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
 
 export interface ListSource {
@@ -41,7 +41,7 @@ export interface ListRow {
 }
 
 const tagged = (exprs: readonly string[], prefix: string) => exprs.map((e, i) => `${e} AS ${prefix}${i}`);
-const keyColumns = (keys: readonly SortKey[]) => tagged(keys.map((k) => `(${k.expr})::text`), 'k');
+const keyColumns = (keys: readonly SortKey[]) => tagged(keys.map((k) => keyText(k.expr, k.cast)), 'k');
 
 export function listPageStatement(build: SourceBuilder, after: readonly CursorKey[] | null, limit: number): Statement {
   const p = new Params();

@@ -8,7 +8,7 @@ import type { ListControls } from '../controls/resource.js';
 import type { EditionField, EditionSort, NamedSort, SeriesField } from '../plan/resource-fields.js';
 import { MEDIA_COLUMNS, selectedMediaJoin as mediaJoin } from './items.js';
 import { editionKeys, namedKeys, type SourceBuilder } from './list.js';
-import { Params, literalNameMatch, utcText } from './sql.js';
+import { Params, dateText, literalNameMatch, utcText } from './sql.js';
 import type { Statement } from './statement.js';
 
 export interface SeriesRow {
@@ -57,8 +57,8 @@ export function editionColumns(ed: string, s: string, fields: readonly EditionFi
     ...(has('slug') ? [`${ed}.slug`] : []),
     ...(has('name') ? [`${ed}.name`] : []),
     ...(has('series') ? [`${s}.public_id AS s_public_id`, `${s}.slug AS s_slug`, `${s}.name AS s_name`] : []),
-    ...(has('startLocalDate') ? [`${ed}.start_local_date::text AS start_local_date`] : []),
-    ...(has('endLocalDate') ? [`${ed}.end_local_date::text AS end_local_date`] : []),
+    ...(has('startLocalDate') ? [`${dateText(`${ed}.start_local_date`)} AS start_local_date`] : []),
+    ...(has('endLocalDate') ? [`${dateText(`${ed}.end_local_date`)} AS end_local_date`] : []),
     ...(has('description') ? [`${ed}.description`] : []),
     ...(has('links') ? [`${ed}.links`] : []),
     ...(has('updatedAt') ? [`${utcText(`${ed}.updated_at`)} AS updated_at`] : []),

@@ -89,6 +89,25 @@ export function literalContains(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/**
+ * Text of a sort key for a cursor, written without the session's TimeZone or DateStyle (a
+ * transaction pooler drops the startup options that set them; decisions §7). A timestamptz key
+ * reads exactly as PostgreSQL writes it with TimeZone=UTC, DateStyle=ISO (`2026-05-01
+ * 18:30:00.25+00`, trailing fractional zeros dropped, `-infinity` as such), so cursors are
+ * identical across processes, servers and versions.
+ */
+export function keyText(expr: string, cast: string): string {
+  if (cast === 'timestamptz') {
+    const utc = `to_char((${expr}) AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI:SS.US')`;
+    return `CASE WHEN isfinite(${expr}) THEN rtrim(rtrim(${utc}, '0'), '.') || '+00' ELSE (${expr})::text END`;
+  }
+  if (cast === 'date') return dateText(expr);
+  return `(${expr})::text`;
+}
+
+/** ISO text of a date column (`YYYY-MM-DD`) whatever the session's DateStyle. */
+export const dateText = (expr: string) => `to_char(${expr}, 'YYYY-MM-DD')`;
+
 /** Microsecond UTC text of a timestamptz column: the public `updatedAt` form. */
 export const utcText = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 

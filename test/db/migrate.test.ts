@@ -45,4 +45,27 @@ describe('migrations', () => {
       await b.close();
     }
   });
+
+  it('a migration longer than the API timeouts completes, and a second process waits for it instead of failing', { skip: url ? false : 'set TEST_DATABASE_URL to run on PostgreSQL' }, async () => {
+    const schema = `test_${randomBytes(6).toString('hex')}`;
+    // the API's session settings (short statement and lock timeouts), as serve opens the store
+    const opts = { schema, statementTimeoutMs: 300, lockTimeoutMs: 100 };
+    const a = await openDatabase({ engine: 'postgres', url: url! }, opts);
+    const b = await openDatabase({ engine: 'postgres', url: url! }, opts);
+    // 1.2 s: longer than the statement timeout, and both starts overlap it (they begin together)
+    const slow = [{ version: 1, name: 'slow', sql: 'CREATE TABLE slow_marker (x int); SELECT pg_sleep(1.2);' }];
+    try {
+      const [first, second] = await Promise.all([migrate(a, slow), migrate(b, slow)]);
+      assert.deepEqual([...first, ...second], [1], 'applied once, by one of them');
+      const { rows } = await a.pool.query('SELECT version FROM schema_migrations');
+      assert.deepEqual(rows.map((r) => r.version), [1]);
+      // the pool's sessions keep the API's timeouts: the migration's own settings never leak into it
+      const settings = await a.pool.query<{ st: string; lt: string }>(`SELECT current_setting('statement_timeout') AS st, current_setting('lock_timeout') AS lt`);
+      assert.deepEqual(settings.rows[0], { st: '300ms', lt: '100ms' });
+    } finally {
+      await a.pool.query(`DROP SCHEMA ${schema} CASCADE`);
+      await a.close();
+      await b.close();
+    }
+  });
 });

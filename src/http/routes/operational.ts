@@ -55,7 +55,7 @@ export function operationalRoutes(app: FastifyInstance, db: Database, state: Ser
   });
   app.get('/v1/ready', { exposeHeadRoute: false }, async (request, reply) => {
     refuseQuery(request.raw.url ?? '');
-    if (state.stopping) throw unavailable('The service is stopping.');
+    if (state.stopping || state.notReady) throw unavailable('The service is stopping.');
     if (!(await ready())) throw unavailable('The database is not reachable.');
     return sendUncached(reply, { ok: true, data: { status: 'ready' } });
   });
