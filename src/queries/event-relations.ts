@@ -24,7 +24,7 @@ interface PreviewShape {
 /**
  * The first PREVIEW_SIZE + 1 active members of each Event, in relationship-route order. The
  * lateral pick carries the member's row (the outer SELECT projects the allow-listed columns), so
- * no member is looked up twice: ~23% fewer buffers for a default page at 1M Events.
+ * no member is looked up twice (docs/performance.md).
  */
 function previewText(shape: PreviewShape): string {
   const m = shape.alias;
@@ -134,7 +134,7 @@ export const EDITION_PROGRAM_JOINS = (ee: string, ed: string, s: string) =>
 /**
  * `= $1` for one Event (the detail), `= ANY($1)` for a page. PostgreSQL prices `= ANY` of an
  * unknown array above its custom plans and so re-plans it on every execution; a single id keeps
- * the generic plan (~0.2–0.3 ms of planning saved per statement on an Event detail at 1M Events).
+ * the generic plan, and an Event detail skips that planning (docs/performance.md).
  */
 function idsCondition(eventIds: readonly string[], p: Params): string {
   return eventIds.length === 1 ? `= ${p.add(eventIds[0], 'bigint')}` : `= ANY(${p.add(eventIds, 'bigint[]')})`;
