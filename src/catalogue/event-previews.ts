@@ -60,8 +60,8 @@ async function refresh(client: pg.PoolClient, targets: string, analyze: boolean)
   // (dropped below; a failure rolls the transaction back, and the table with it)
   await client.query(`CREATE TEMP TABLE ${TARGETS} AS SELECT DISTINCT t.id FROM (${targets}) t`);
   // A bulk import has just filled the member and membership tables: planned on their old
-  // statistics (empty, for a first import: a sequential scan per Event), a chunk ran for minutes
-  // at 20,000 Events and more. ANALYZE inside the transaction samples the rows it wrote.
+  // statistics (empty, for a first import: a sequential scan per Event), a chunk's cost grew with
+  // the catalogue (docs/performance.md). ANALYZE inside the transaction samples the rows it wrote.
   if (analyze) await client.query(`ANALYZE ${READ_TABLES}`);
   const store = storePreviewsText();
   let written = 0;
