@@ -11,7 +11,7 @@
  * when it runs (src/db/migrate.ts); an Event without a row is read live by the read side.
  */
 import type pg from 'pg';
-import { storePreviewsText } from '../queries/event-relations.js';
+import { artistPreviewsStatement, venuePreviewsStatement } from '../queries/event-relations.js';
 import { STAGE } from './rows.js';
 
 const CHUNK = 5_000;
@@ -38,12 +38,30 @@ const AFTER_IMPORT = `
 /** Rows staged by this import for the collections whose rows the previews read. */
 const STAGED = `SELECT ${(['events', 'artists', 'venues', 'media'] as const).map((c) => `(SELECT count(*) FROM ${STAGE[c].table})`).join(' + ')} AS n`;
 
+/**
+ * Writes the stored previews of the Events in $1 (bigint[]) from the plain preview statements'
+ * own text, so that stored and read previews cannot differ; rows are rewritten only when changed.
+ */
+function storePreviewsText(): string {
+  const aggregate = (text: string) => `(SELECT r.owner_id::bigint AS event_id,
+           json_agg(to_jsonb(r) - 'owner_id' ORDER BY r.name, r.public_id) AS items
+      FROM (${text}) r GROUP BY r.owner_id)`;
+  return `INSERT INTO event_previews (event_id, artists, venues)
+    SELECT x.event_id, coalesce(a.items, '[]'::json), coalesce(v.items, '[]'::json)
+      FROM unnest($1::bigint[]) AS x(event_id)
+      LEFT JOIN ${aggregate(artistPreviewsStatement([], false).text)} a ON a.event_id = x.event_id
+      LEFT JOIN ${aggregate(venuePreviewsStatement([], false).text)} v ON v.event_id = x.event_id
+    ON CONFLICT (event_id) DO UPDATE SET artists = EXCLUDED.artists, venues = EXCLUDED.venues
+     WHERE event_previews.artists::text IS DISTINCT FROM EXCLUDED.artists::text
+        OR event_previews.venues::text IS DISTINCT FROM EXCLUDED.venues::text`;
+}
+
 async function refresh(client: pg.PoolClient, targets: string, analyze: boolean): Promise<number> {
   // (dropped below; a failure rolls the transaction back, and the table with it)
   await client.query(`CREATE TEMP TABLE ${TARGETS} AS SELECT DISTINCT t.id FROM (${targets}) t`);
   // A bulk import has just filled the member and membership tables: planned on their old
-  // statistics (empty, for a first import: a sequential scan per Event), a chunk ran for minutes
-  // at 20,000 Events and more. ANALYZE inside the transaction samples the rows it wrote.
+  // statistics (empty, for a first import: a sequential scan per Event), a chunk's cost grew with
+  // the catalogue (docs/performance.md). ANALYZE inside the transaction samples the rows it wrote.
   if (analyze) await client.query(`ANALYZE ${READ_TABLES}`);
   const store = storePreviewsText();
   let written = 0;

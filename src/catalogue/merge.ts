@@ -245,10 +245,10 @@ const CATALOGUE_TABLES = [
 
 /**
  * Refreshes the planner's statistics after an import is committed. Without them the first reads
- * after a bulk load are planned on empty-table estimates: measured on 20,000 freshly imported
- * Events, the Events first page took ~880 ms at concurrency 16 (nested loops over what the
- * planner believed were empty tables) against ~38 ms after ANALYZE. Autovacuum would get there,
- * but only after its next naptime and threshold; a service must be fast from its first request.
+ * after a bulk load are planned on empty-table estimates (nested loops over what the planner
+ * believes are empty tables), many times slower than after ANALYZE (docs/performance.md).
+ * Autovacuum would get there, but only after its next naptime and threshold; a service must be
+ * fast from its first request.
  */
 export async function refreshStatistics(client: pg.PoolClient): Promise<void> {
   await client.query(`ANALYZE ${CATALOGUE_TABLES.join(', ')}`);

@@ -23,7 +23,7 @@ export interface DatabaseOptions {
   readonly maxConnections?: number;
   /** Schema to use instead of `public` (tests isolate themselves with it on PostgreSQL). */
   readonly schema?: string;
-  /** PGlite only: start from this `dumpDataDir` snapshot (restoring takes ~1 s, a new database ~3.5 s). */
+  /** PGlite only: start from this `dumpDataDir` snapshot (faster than creating a new database). */
   readonly pgliteSnapshot?: Blob;
 }
 
@@ -70,8 +70,8 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  * for a role behind a pooler).
  */
 function sessionSettings(opts: DatabaseOptions): string[] {
-  // jit=off: our statements are short index walks; JIT compilation cost up to ~900 ms per
-  // statement at 1M Events (bench/results.md) for nothing (docs/performance.md).
+  // jit=off: our statements are short index walks; JIT compilation cost far more than they run,
+  // for nothing (docs/performance.md).
   // max_parallel_workers_per_gather=0: a LIMITed page never gains from parallel workers, and a
   // generic plan priced without its values must not start them (docs/performance.md).
   const settings = [`jit=off`, `max_parallel_workers_per_gather=0`];

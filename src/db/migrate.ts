@@ -1,7 +1,8 @@
 /**
- * Versioned SQL migrations (`src/db/migrations/NNN_name.sql`), applied in order, each in its own
- * transaction and recorded in `schema_migrations`. On PostgreSQL an advisory lock makes
- * concurrent starts safe: the second process waits, then finds nothing left to apply.
+ * Versioned SQL migrations (`src/db/migrations/NNN_name.sql`; the build copies them next to the
+ * compiled module, `dist/db/migrations/`), applied in order, each in its own transaction and
+ * recorded in `schema_migrations`. On PostgreSQL an advisory lock makes concurrent starts safe:
+ * the second process waits, then finds nothing left to apply.
  *
  * A migration runs without statement or lock timeout (the API's 3 s statement_timeout and 500 ms
  * lock_timeout would cancel a long migration, or a second process waiting for the advisory lock):
@@ -15,8 +16,9 @@ import type pg from 'pg';
 import { fillMissingEventPreviews } from '../catalogue/event-previews.js';
 import type { Database } from './database.js';
 
-// Resolves to <package>/src/db/migrations from both src/db and dist/db.
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../src/db/migrations/', import.meta.url));
+// Next to this module: src/db/migrations (sources, tests) or dist/db/migrations (the built and the
+// installed package, which ships no src/).
+const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url));
 const ADVISORY_LOCK_KEY = 7_424_510_031; // "lineup" migrations
 
 /**

@@ -24,7 +24,7 @@ interface PreviewShape {
 /**
  * The first PREVIEW_SIZE + 1 active members of each Event, in relationship-route order. The
  * lateral pick carries the member's row (the outer SELECT projects the allow-listed columns), so
- * no member is looked up twice: ~23% fewer buffers for a default page at 1M Events.
+ * no member is looked up twice (docs/performance.md).
  */
 function previewText(shape: PreviewShape): string {
   const m = shape.alias;
@@ -113,24 +113,6 @@ export function storedPreviewsStatement(eventIds: readonly string[], plain: Plai
   return { name: 'events.storedPreviews', text, values: p.values, stablePlan: true };
 }
 
-/**
- * Writes the stored previews of the Events in $1 (bigint[]) from the plain preview statements'
- * own text, so that stored and read previews cannot differ; rows are rewritten only when changed.
- */
-export function storePreviewsText(): string {
-  const aggregate = (text: string) => `(SELECT r.owner_id::bigint AS event_id,
-           json_agg(to_jsonb(r) - 'owner_id' ORDER BY r.name, r.public_id) AS items
-      FROM (${text}) r GROUP BY r.owner_id)`;
-  return `INSERT INTO event_previews (event_id, artists, venues)
-    SELECT x.event_id, coalesce(a.items, '[]'::json), coalesce(v.items, '[]'::json)
-      FROM unnest($1::bigint[]) AS x(event_id)
-      LEFT JOIN ${aggregate(artistPreviewsStatement([], false).text)} a ON a.event_id = x.event_id
-      LEFT JOIN ${aggregate(venuePreviewsStatement([], false).text)} v ON v.event_id = x.event_id
-    ON CONFLICT (event_id) DO UPDATE SET artists = EXCLUDED.artists, venues = EXCLUDED.venues
-     WHERE event_previews.artists::text IS DISTINCT FROM EXCLUDED.artists::text
-        OR event_previews.venues::text IS DISTINCT FROM EXCLUDED.venues::text`;
-}
-
 export interface SeriesRefRow {
   owner_id: string;
   public_id: string;
@@ -152,7 +134,7 @@ export const EDITION_PROGRAM_JOINS = (ee: string, ed: string, s: string) =>
 /**
  * `= $1` for one Event (the detail), `= ANY($1)` for a page. PostgreSQL prices `= ANY` of an
  * unknown array above its custom plans and so re-plans it on every execution; a single id keeps
- * the generic plan (~0.2–0.3 ms of planning saved per statement on an Event detail at 1M Events).
+ * the generic plan, and an Event detail skips that planning (docs/performance.md).
  */
 function idsCondition(eventIds: readonly string[], p: Params): string {
   return eventIds.length === 1 ? `= ${p.add(eventIds[0], 'bigint')}` : `= ANY(${p.add(eventIds, 'bigint[]')})`;

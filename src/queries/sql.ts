@@ -35,8 +35,8 @@ export class Params {
  * `LIMIT n` with n written into the SQL text: the one value that is not a parameter. The planner
  * prices a generic plan (prepared statements, Statement.stablePlan) only with a constant row
  * count; with `LIMIT $n` it assumes 10% of the table, so PostgreSQL re-planned the page statement
- * on every execution (~0.26 ms of database CPU per Events page at 1M Events). n never comes from
- * request text: it is an integer the controls validated, checked again here.
+ * on every execution (docs/performance.md). n never comes from request text: it is an integer the
+ * controls validated, checked again here.
  */
 export function rowLimit(n: number): string {
   if (!Number.isSafeInteger(n) || n < 1 || n > 101) throw new Error(`row limit ${n} out of range`);

@@ -8,9 +8,10 @@ export interface Statement {
    * True when the best plan does not depend on the parameter values (lookups by key, preview
    * joins over a page's ids, unfiltered keyset walks). The database layer may then prepare the
    * statement once per connection and let PostgreSQL reuse a generic plan, which skips planning
-   * (about 40% of the database time of an Events page). Statements whose plan depends on the
-   * values (text search, context memberships, range filters) stay unprepared: a generic plan
-   * chosen for a common term would walk the whole catalogue for a rare one.
+   * (a large share of an Events page's database time: docs/performance.md). Statements whose
+   * plan depends on the values (text search, context memberships, range filters) stay
+   * unprepared: a generic plan chosen for a common term would walk the whole catalogue for a
+   * rare one.
    */
   readonly stablePlan?: boolean;
 }

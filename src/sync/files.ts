@@ -1,7 +1,7 @@
 /**
  * The durable files of a mirror directory (see the module comment of sync.ts): the state, the
  * mirror files, atomic replacement, and a line reader that never holds a whole file in one string
- * (a mirror or a journal of 1,000,000 Events is larger than the longest string V8 allows).
+ * (a mirror or a journal of a large catalogue is larger than the longest string V8 allows).
  */
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 /**
- * Commits a traversal into its mirror file in bounded memory. A mirror of 1,000,000 Events is
- * ~1.9 GB of JSON: held as objects (the first design) a full run peaked at 3.5 GB of RSS and the
- * next incremental run, which also loaded the old mirror, ran out of heap.
+ * Commits a traversal into its mirror file in bounded memory. A mirror grows with the catalogue:
+ * held as objects (the first design) a full run's memory grew with it and the next incremental
+ * run, which also loaded the old mirror, ran out of heap (docs/performance.md).
  *
  * The journal already holds every record the traversal read, in read order. The commit
  *   1. cuts the journal's records into runs of `runSize`, each sorted by publicId (a stable sort:

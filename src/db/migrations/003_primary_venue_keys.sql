@@ -1,7 +1,7 @@
 -- 003: the primary active Venue's city and country keys, kept on each Event (decisions §5;
 -- docs/performance.md). cityContains / countryContains compared a correlated subquery per Event
--- walked in the ordering (~25 µs each, ~850 Events per page for a common city at 1M Events); a
--- column on the Event is a plain filter of the walk, and its trigram index serves rare cities.
+-- walked in the ordering (many Events per page for a common city); a column on the Event is a
+-- plain filter of the walk, and its trigram index serves rare cities.
 -- The importer maintains both columns (src/catalogue/primary-venue.ts); NULL when the Event has
 -- no active Venue with both a locality and a country name.
 ALTER TABLE events

@@ -1,7 +1,7 @@
--- 005: each Event's Artist and Venue previews, stored (docs/performance.md). A default Events page
--- spent ~0.7 ms of PostgreSQL CPU and ~0.55 ms of Node on two preview statements (a sorted
--- lateral pick per Event over the memberships, the members and their media) out of ~1.9 ms in all;
--- stored, they are one primary-key probe per Event. Each column holds the rows the preview
+-- 005: each Event's Artist and Venue previews, stored (docs/performance.md). Two preview
+-- statements (a sorted lateral pick per Event over the memberships, the members and their media)
+-- were most of a default Events page's PostgreSQL and Node work; stored, they are one primary-key
+-- probe per Event. Each column holds the rows the preview
 -- statement returns for the Event (its first six active members in relationship-route order,
 -- plain item columns), as a JSON array; the read side projects them exactly as it projects the
 -- statement's rows. The importer maintains them (src/catalogue/event-previews.ts); the rows are
