@@ -8,9 +8,11 @@
  *   2. In process: build the app with a statement observer, capture each scenario's SQL, time that
  *      SQL through `pg` alone, and EXPLAIN (ANALYZE, BUFFERS) it; any sequential scan of the events
  *      table fails the run.
- *   3. Load: Lineup (`lineup serve`, its own process, limits raised) and a bare Fastify ceiling
- *      route (a fixed body the size of the Events first page) driven by autocannon at concurrency
- *      1 and 16 after a warm-up; the server's peak RSS is sampled from /proc.
+ *   3. Load (wrk, bench/wrk/statuses.lua): for every scenario, Lineup (`lineup serve`, its own
+ *      process, limits raised), then its bare reference (bench/reference.mjs: Fastify + pg
+ *      replaying the scenario's captured statements, rows → JSON.stringify), and for the Events
+ *      first page the PostgreSQL-rendered reference (json_agg, text passed through); a fixed-body
+ *      route as context; concurrency 1 and 16 after a warm-up; the server's peak RSS from /proc.
  *   4. Report: bench/results.md (1M on PostgreSQL) or bench/results-<engine>-<N>.md.
  *
  * One module per stage in bench/lib/: config.mjs (options), prepare.mjs, scenarios.mjs (capture, raw
@@ -23,17 +25,20 @@
  * its public schema is dropped and recreated when the catalogue must be (re)seeded.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { CONNECTIONS, DATABASE_URL, DURATION, ENGINE, EVENTS, OUT, PG_URL, ROOT, SERVER_ENV, WARMUP, WORK, log, opt } from './lib/config.mjs';
-import { load } from './lib/load.mjs';
+import { load, requireWrk } from './lib/load.mjs';
 import { prepare } from './lib/prepare.mjs';
 import { renderReport } from './lib/report.mjs';
-import { capture, defineScenarios, explain, one, openInProcess, timeRawSql } from './lib/scenarios.mjs';
-import { freePort, int, ms, procStatus, startProcess, stopProcess, waitReady } from './lib/util.mjs';
+import { asServer, capture, defineScenarios, explain, one, openInProcess, timeRawSql } from './lib/scenarios.mjs';
+import { prepareValue } from './lib/config.mjs';
+import { f2, freePort, int, ms, procStatus, startProcess, stopProcess, waitReady } from './lib/util.mjs';
 
 async function main() {
   const runStarted = new Date();
+  const wrkVersion = requireWrk();
   log(`engine ${ENGINE}, ${EVENTS.toLocaleString('en')} Events, ${DATABASE_URL}`);
   const meta = await prepare();
   if (opt['prepare-only']) return;
@@ -60,7 +65,7 @@ async function main() {
         )
       : null;
   const { firstBody, scenarios, params } = await defineScenarios(app, db, meta);
-  fs.writeFileSync(path.join(WORK, 'ceiling-body.json'), firstBody);
+  fs.writeFileSync(path.join(WORK, 'fixed-body.json'), firstBody);
   log(`scenarios: ${scenarios.map((s) => s.id).join(', ')}`);
 
   // one connection with Lineup's planner settings (src/db/database.ts)
@@ -79,33 +84,56 @@ async function main() {
   await app.close();
   await db.close();
 
-  // -- load: the ceiling, then Lineup
-  const results = {}; // results[connections][scenario id]
-  const ceilingPort = await freePort();
-  const ceiling = startProcess([path.join(ROOT, 'bench', 'ceiling.mjs')], { PORT: String(ceilingPort), BODY_FILE: path.join(WORK, 'ceiling-body.json') });
+  // -- load: for each scenario Lineup, then its references (bench/reference.mjs), in the same run
+  const replay = Object.fromEntries(scenarios.map((s) => [s.id, s.statements.map((st) => {
+    const { name, text, values } = asServer(st);
+    return { ...(name ? { name } : {}), text, values: values.map((v) => prepareValue(v)) };
+  })]));
+  fs.writeFileSync(path.join(WORK, 'scenarios.json'), JSON.stringify(replay));
+  const results = {}; // results[connections][scenario id] = { lineup, ref, pgJson? }
+  const referencePort = await freePort();
+  const reference = ENGINE === 'postgres'
+    ? startProcess([path.join(ROOT, 'bench', 'reference.mjs')], {
+        PORT: String(referencePort), BODY_FILE: path.join(WORK, 'fixed-body.json'), DATABASE_URL: PG_URL,
+        SCENARIOS_FILE: path.join(WORK, 'scenarios.json'), POOL_SIZE: SERVER_ENV.LINEUP_DB_READS,
+      })
+    : null;
   const lineupPort = await freePort();
   const server = startProcess([path.join(ROOT, 'bin', 'lineup.js'), 'serve'], { ...SERVER_ENV, HOST: '127.0.0.1', PORT: String(lineupPort) });
-  let rss = { peakKb: 0, maxSampleKb: 0 };
+  let rss = { peakKb: 0, maxSampleKb: 0, loads: [] };
   const rssTimer = setInterval(() => {
     const s = procStatus(server.pid);
     if (s) rss = { peakKb: Math.max(rss.peakKb, s.hwm || 0), maxSampleKb: Math.max(rss.maxSampleKb, s.rss || 0) };
   }, 200);
   try {
-    await waitReady(`http://127.0.0.1:${ceilingPort}/v1/ready`, ceiling);
+    if (reference) await waitReady(`http://127.0.0.1:${referencePort}/v1/ready`, reference);
     await waitReady(`http://127.0.0.1:${lineupPort}/v1/ready`, server);
     const startupRssKb = procStatus(server.pid)?.rss;
+    const measure = async (url, c, headers, status) => {
+      await load(url, c, WARMUP, headers, status);
+      const r = await load(url, c, DURATION, headers, status);
+      r.load = os.loadavg()[0];
+      return r;
+    };
+    const line = (r) => `${int(r.rps)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms${r.other ? `, other statuses ${JSON.stringify(r.statuses)}` : ''}`;
     for (const c of CONNECTIONS) {
       results[c] = {};
-      const ceilingUrl = `http://127.0.0.1:${ceilingPort}/fixed`;
-      await load(ceilingUrl, c, WARMUP, {}, 200);
-      results[c].ceiling = await load(ceilingUrl, c, DURATION, {}, 200);
-      log(`c=${c} ceiling: ${int(results[c].ceiling.rps)} req/s, p50 ${ms(results[c].ceiling.p50)} ms, p99 ${ms(results[c].ceiling.p99)} ms`);
+      const ref = `http://127.0.0.1:${referencePort}`;
+      if (reference) {
+        results[c].fixed = await measure(`${ref}/fixed`, c, {}, 200);
+        log(`c=${c} fixed body (context): ${line(results[c].fixed)}  [load ${results[c].fixed.load.toFixed(1)}]`);
+      }
       for (const s of scenarios) {
-        const url = `http://127.0.0.1:${lineupPort}${s.path}`;
-        await load(url, c, WARMUP, s.headers, s.status);
-        const r = await load(url, c, DURATION, s.headers, s.status);
-        results[c][s.id] = r;
-        log(`c=${c} ${s.id}: ${int(r.rps)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms${r.other ? `, other statuses ${JSON.stringify(r.statuses)}` : ''}`);
+        const x = (results[c][s.id] = {});
+        x.lineup = await measure(`http://127.0.0.1:${lineupPort}${s.path}`, c, s.headers, s.status);
+        log(`c=${c} ${s.id}: ${line(x.lineup)}  [load ${x.lineup.load.toFixed(1)}]`);
+        if (!reference) continue;
+        x.ref = await measure(`${ref}/ref/${s.id}`, c, {}, 200);
+        log(`c=${c} ${s.id} bare reference: ${line(x.ref)} → Lineup ÷ reference ${f2(x.lineup.rps / x.ref.rps)}`);
+        if (s.id === 'events-first') {
+          x.pgJson = await measure(`${ref}/pg-json/${s.id}`, c, {}, 200);
+          log(`c=${c} ${s.id} PostgreSQL-rendered reference: ${line(x.pgJson)} → Lineup ÷ it ${f2(x.lineup.rps / x.pgJson.rps)}`);
+        }
       }
     }
     rss.startupKb = startupRssKb;
@@ -114,10 +142,10 @@ async function main() {
     const last = procStatus(server.pid);
     if (last) rss.peakKb = Math.max(rss.peakKb, last.hwm || 0);
     await stopProcess(server);
-    await stopProcess(ceiling);
+    if (reference) await stopProcess(reference);
   }
 
-  const report = renderReport({ runStarted, meta, counts, sizes, serverVersion, scenarios, params, results, rss });
+  const report = renderReport({ runStarted, wrkVersion, meta, counts, sizes, serverVersion, scenarios, params, results, rss });
   fs.writeFileSync(OUT, report);
   log(`wrote ${path.relative(ROOT, OUT)}`);
   const seq = scenarios.filter((s) => s.plans.some((p) => p.eventsSeqScan));

@@ -19,7 +19,7 @@ export const { values: opt } = parseArgs({
     warmup: { type: 'string', default: '1' },
     connections: { type: 'string', default: '1,16' },
     // LINEUP_DB_READS admits reads without a queue (beyond → 503 at once). At 4 (the figure),
-    // 12 of 16 connections get instant 503s that autocannon re-sends in a tight loop, so the run
+    // 12 of 16 connections get instant 503s that the load generator re-sends in a tight loop, so the run
     // measures a 503 storm; the default admits as many reads as the highest concurrency.
     'db-reads': { type: 'string' },
     only: { type: 'string' },

@@ -1,49 +1,43 @@
-/** 3. Load: autocannon against a running server. */
-import autocannon from 'autocannon';
-import { MAX_REQUESTS_PER_CONNECTION } from './config.mjs';
-import { percentile } from './util.mjs';
+/**
+ * 3. Load: wrk (a C load generator: it takes far less of the shared CPU than a Node client) with
+ * bench/wrk/statuses.lua, which counts responses per status. Throughput counts only responses
+ * with the expected status; latency percentiles are wrk's, over every response (a run with
+ * other statuses says so in the report).
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { ROOT } from './config.mjs';
 
-export async function load(url, connections, seconds, headers, expected) {
-  const latencies = [];
-  const statuses = {};
-  const started = performance.now();
-  // Lineup closes a connection after its 100th response (MAX_REQUESTS_PER_CONNECTION). When a
-  // server ends a connection, autocannon 8 reconnects without clearing its queue of pending
-  // requests: the request it wrote onto the closing socket stays queued, so every later response
-  // is timed from the start of an older request (each reconnect adds one more request of lag).
-  // That is why the first runs showed ~25 ms "latencies" at 1,300 req/s on ONE connection.
-  // reconnectRate makes autocannon reconnect itself after 100 responses, clearing the queue.
-  // It then skips the 'response' event of that 100th response, so statuses and throughput are
-  // counted from each response's headers; latencies come from the other 99 of every 100.
-  const result = await new Promise((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url,
-        connections,
-        duration: seconds,
-        headers,
-        timeout: 30,
-        reconnectRate: MAX_REQUESTS_PER_CONNECTION,
-        setupClient: (client) => client.on('headers', (h) => { statuses[h.statusCode] = (statuses[h.statusCode] ?? 0) + 1; }),
-      },
-      (err, r) => (err ? reject(err) : resolve(r)),
-    );
-    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-      if (statusCode === expected) latencies.push(responseTime);
-    });
-  });
-  const elapsed = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  const total = Object.values(statuses).reduce((a, b) => a + b, 0);
-  const ok = statuses[expected] ?? 0;
-  return {
-    rps: ok / elapsed,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    ok,
-    other: total - ok,
-    statuses,
-    errors: result.errors + result.timeouts,
-  };
+const SCRIPT = path.join(ROOT, 'bench', 'wrk', 'statuses.lua');
+
+/** Exits with instructions when wrk is missing. */
+export function requireWrk() {
+  const r = spawnSync('wrk', ['-v'], { encoding: 'utf8' });
+  if (r.error) {
+    console.error('The benchmark drives its load with wrk, which is not installed.\n' +
+      'Debian/Ubuntu: sudo apt-get install wrk    macOS: brew install wrk    (https://github.com/wg/wrk)');
+    process.exit(2);
+  }
+  return (r.stdout + r.stderr).split('\n')[0].trim();
 }
 
+export async function load(url, connections, seconds, headers, expected) {
+  const args = ['-t', String(Math.min(2, connections)), '-c', String(connections), '-d', `${seconds}s`, '--timeout', '30s', '-s', SCRIPT];
+  for (const [k, v] of Object.entries(headers ?? {})) args.push('-H', `${k}: ${v}`);
+  args.push(url);
+  const out = await new Promise((resolve, reject) => {
+    const child = spawn('wrk', args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let text = '';
+    child.stdout.on('data', (d) => (text += d));
+    child.stderr.on('data', (d) => (text += d));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited ${code}: ${text}`))));
+  });
+  const line = out.split('\n').find((l) => l.startsWith('WRK_JSON '));
+  if (!line) throw new Error(`no result from wrk: ${out}`);
+  const r = JSON.parse(line.slice('WRK_JSON '.length));
+  const seconds_ = r.durationUs / 1e6;
+  const total = Object.values(r.statuses).reduce((a, b) => a + b, 0);
+  const ok = r.statuses[expected] ?? 0;
+  return { rps: ok / seconds_, p50: r.p50Us / 1000, p99: r.p99Us / 1000, ok, other: total - ok, statuses: r.statuses, errors: r.errors };
+}

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type pg from 'pg';
+import type { CopyIn } from '../db/copy.js';
 import type { Database } from '../db/database.js';
 import { checkStaging } from './checks.js';
 import { COLLECTIONS, ProblemList, type Collection } from './document.js';
@@ -66,6 +67,7 @@ class Stager implements DocumentSink {
   private size = 0;
 
   constructor(
+    private readonly copyIn: CopyIn,
     private readonly client: pg.PoolClient,
     private readonly batchSize: number,
     private readonly onProgress?: (p: ImportProgress) => void,
@@ -97,7 +99,7 @@ class Stager implements DocumentSink {
     const batches = this.pending;
     this.pending = new Map();
     this.size = 0;
-    for (const [collection, rows] of batches) await insertStaged(this.client, collection, rows);
+    for (const [collection, rows] of batches) await insertStaged(this.copyIn, this.client, collection, rows);
     this.onProgress?.({ entities: this.entities, phase: 'reading' });
   }
 }
@@ -128,7 +130,7 @@ export async function importCatalogue(
     const importedAt = rows[0]!.t;
     await createStaging(client);
 
-    const stager = new Stager(client, opts.batchSize ?? 2000, opts.onProgress);
+    const stager = new Stager(db.copyIn, client, opts.batchSize ?? 2000, opts.onProgress);
     const { complete } = await readDocument(openSource(source), stager);
     await stager.flush();
     if (complete) {

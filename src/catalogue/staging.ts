@@ -1,10 +1,11 @@
 /**
  * Temporary staging tables (one per collection, dropped at the end of the import transaction)
  * and the batched, parameterized inserts that fill them while the document streams in.
- * A batch is one `INSERT … SELECT … FROM unnest($1::text[], …)`: one text array per column,
- * cast to the column type in SQL, so a batch costs one round trip whatever its size.
+ * A batch is one `COPY … FROM` of text cells, read by each column type's input function (the
+ * same conversion the former `INSERT … SELECT FROM unnest($1::text[], …)` made with casts).
  */
 import type pg from 'pg';
+import { copyText, type CopyIn } from '../db/copy.js';
 import { COLLECTIONS, type Collection } from './document.js';
 import { COMMON_COLUMNS, STAGE, type Cell, type SqlType } from './rows.js';
 
@@ -31,28 +32,9 @@ export async function finishStaging(client: pg.PoolClient): Promise<void> {
   await client.query(`ANALYZE stage_zones`);
 }
 
-const insertSql = new Map<Collection, string>();
-
-function insertStatement(collection: Collection): string {
-  let sql = insertSql.get(collection);
-  if (!sql) {
-    const cols = columnsOf(collection);
-    const names = cols.map(([n]) => n).join(', ');
-    const casts = cols.map(([n, t]) => (t === 'text' ? `u.${n}` : `u.${n}::${t}`)).join(', ');
-    const params = cols.map((_, i) => `$${i + 1}::text[]`).join(', ');
-    sql = `INSERT INTO ${STAGE[collection].table} (${names}) SELECT ${casts} FROM unnest(${params}) AS u(${names})`;
-    insertSql.set(collection, sql);
-  }
-  return sql;
-}
-
-/** Inserts rows (cells in column order) into the staging table of `collection`. */
-export async function insertStaged(client: pg.PoolClient, collection: Collection, rows: Cell[][]): Promise<void> {
+/** Stages rows (cells in column order) of `collection`: one COPY per batch (src/db/copy.ts). */
+export async function insertStaged(copyIn: CopyIn, client: pg.PoolClient, collection: Collection, rows: Cell[][]): Promise<void> {
   if (rows.length === 0) return;
-  const width = columnsOf(collection).length;
-  const columns: Cell[][] = Array.from({ length: width }, () => new Array<Cell>(rows.length));
-  rows.forEach((row, r) => {
-    for (let c = 0; c < width; c++) columns[c]![r] = row[c] ?? null;
-  });
-  await client.query(insertStatement(collection), columns);
+  const columns = columnsOf(collection);
+  await copyIn(client, STAGE[collection].table, columns.map(([name]) => name), copyText(rows, columns.length));
 }

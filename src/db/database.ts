@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config/config.js';
+import { copyInPglite, copyInPostgres, type CopyIn } from './copy.js';
 import { SingleClientPool } from './single-client-pool.js';
 
 export type Engine = 'postgres' | 'pglite';
@@ -41,6 +42,8 @@ export interface Database {
   readonly pool: pg.Pool;
   /** The embedded instance (PGlite only), for snapshots. */
   readonly pglite?: { dumpDataDir(compression?: 'gzip' | 'none'): Promise<Blob> };
+  /** Bulk load through COPY on a client of this database's pool (src/db/copy.ts). */
+  readonly copyIn: CopyIn;
   close(): Promise<void>;
 }
 
@@ -111,7 +114,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       c.release();
     }
   }
-  return { engine: 'postgres', description, pool, close: () => pool.end() };
+  return { engine: 'postgres', description, pool, copyIn: copyInPostgres, close: () => pool.end() };
 }
 
 /** PGlite has no file lock of its own: two processes on one folder would corrupt it. */
@@ -168,6 +171,7 @@ async function openPglite(dataDir: string | null, opts: DatabaseOptions): Promis
     description,
     pool,
     pglite: instance,
+    copyIn: copyInPglite(instance),
     async close() {
       await pool.end();
       await instance.close();
