@@ -16,7 +16,7 @@ import { COLLECTIONS, ProblemList, type Collection } from './document.js';
 import { mergeStaging, refreshStatistics, type CollectionCounts } from './merge.js';
 import { placeholderRow, stageRow, type Cell } from './rows.js';
 import { createStaging, finishStaging, insertStaged } from './staging.js';
-import { readDocument, type DocumentSink } from './stream.js';
+import { readDocument, readEntities, type DocumentSink, type ReadResult } from './stream.js';
 import { validateEntity } from './validate.js';
 
 export { CatalogueError } from './document.js';
@@ -109,6 +109,26 @@ export async function importCatalogue(
   source: CatalogueSource,
   opts: ImportOptions = {},
 ): Promise<ImportSummary> {
+  return importWith(db, (sink) => readDocument(openSource(source), sink), opts);
+}
+
+/**
+ * Imports entities built in-process (`lineup seed`), in document order, exactly as a document
+ * holding them would be: the same validation, staging, checks, merge and single transaction.
+ */
+export async function importEntities(
+  db: Database,
+  entities: Iterable<readonly [Collection, unknown]>,
+  opts: ImportOptions = {},
+): Promise<ImportSummary> {
+  return importWith(db, (sink) => readEntities(entities, sink), opts);
+}
+
+async function importWith(
+  db: Database,
+  read: (sink: DocumentSink) => Promise<ReadResult>,
+  opts: ImportOptions,
+): Promise<ImportSummary> {
   const started = Date.now();
   const replace = opts.replace ?? false;
   const client = await db.pool.connect();
@@ -122,6 +142,7 @@ export async function importCatalogue(
       await client.query(`SET LOCAL statement_timeout = 0`);
       await client.query(`SET LOCAL lock_timeout = 0`);
       await client.query(`SET LOCAL work_mem = '64MB'`);
+      await client.query(`SET LOCAL maintenance_work_mem = '128MB'`); // index builds of a first import
       await client.query('SELECT pg_advisory_xact_lock($1)', [ADVISORY_LOCK_KEY]);
     }
     const { rows } = await client.query<{ t: string }>(
@@ -131,7 +152,7 @@ export async function importCatalogue(
     await createStaging(client);
 
     const stager = new Stager(db.copyIn, client, opts.batchSize ?? 2000, opts.onProgress);
-    const { complete } = await readDocument(openSource(source), stager);
+    const { complete } = await read(stager);
     await stager.flush();
     if (complete) {
       opts.onProgress?.({ entities: stager.entities, phase: 'checking' });

@@ -246,3 +246,33 @@ export function readDocument(input: Readable, sink: DocumentSink): Promise<ReadR
     input.pipe(parser);
   });
 }
+
+/**
+ * Feeds in-process entities (already parsed values, in document order) to `sink` with the same
+ * flow control as `readDocument`: one flush may run while the next batch is built. A value is
+ * given as its JSON text would parse: object keys whose value is `undefined` are left out.
+ */
+export async function readEntities(entities: Iterable<readonly [Collection, unknown]>, sink: DocumentSink): Promise<ReadResult> {
+  const indexes = new Map<Collection, number>();
+  let pending: Promise<void> | null = null;
+  for (const [collection, value] of entities) {
+    const index = indexes.get(collection) ?? 0;
+    indexes.set(collection, index + 1);
+    sink.entity(collection, index, asParsed(value));
+    if (sink.wantsFlush) {
+      if (pending) await pending;
+      pending = sink.flush();
+      pending.catch(() => {}); // awaited below or at the next batch; never left unhandled
+    }
+  }
+  if (pending) await pending;
+  return { complete: true };
+}
+
+function asParsed(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : asParsed(v)));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = asParsed(v);
+  return out;
+}
