@@ -22,7 +22,6 @@ export function todayUtc(): string {
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
-const offsets = new Map<string, number>();
 
 function formatter(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
@@ -41,27 +40,56 @@ function formatter(zone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** The zone's UTC offset in minutes at instant `ms` (local = UTC + offset). */
-function offsetAt(ms: number, zone: string): number {
+/** The zone's UTC offset in minutes at instant `ms` (local = UTC + offset), asked of Intl. */
+function intlOffsetAt(ms: number, zone: string): number {
   const parts: Record<string, string> = {};
   for (const p of formatter(zone).formatToParts(new Date(ms))) parts[p.type] = p.value;
   const local = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute));
   return Math.round((local - Math.floor(ms / 60_000) * 60_000) / 60_000);
 }
 
-/** Offset in minutes in effect at local `date` `time` in `zone` (cached per zone, date, hour). */
-function localOffset(date: string, time: string, zone: string): number {
-  const key = `${zone}|${date}|${time.slice(0, 2)}`;
-  let offset = offsets.get(key);
-  if (offset === undefined) {
-    const guess = dateToMs(date) + Number(time.slice(0, 2)) * 3_600_000 + Number(time.slice(3, 5)) * 60_000;
-    offset = offsetAt(guess, zone);
-    const second = offsetAt(guess - offset * 60_000, zone);
-    if (second !== offset) offset = second;
-    if (offsets.size > 50_000) offsets.clear();
-    offsets.set(key, offset);
+/**
+ * Offsets per zone and UTC week: the offset at the week's start, at its end, and the first minute
+ * of the second one (found by bisection) when they differ. Intl is slow (formatToParts was ≈ 10%
+ * of a seed's Node CPU when asked per Event); a week holds at most one change of offset in any
+ * real zone, and a catalogue spans a few hundred weeks, so a zone costs a few hundred entries.
+ */
+const WEEK_MS = 7 * DAY_MS;
+interface Week {
+  readonly before: number;
+  readonly after: number;
+  /** First minute (UTC ms) with `after`. */
+  readonly change: number;
+}
+const weeks = new Map<string, Week>();
+
+function offsetAt(ms: number, zone: string): number {
+  const w = Math.floor(ms / WEEK_MS);
+  const key = `${zone}|${w}`;
+  let week = weeks.get(key);
+  if (!week) {
+    let lo = w * WEEK_MS;
+    let hi = lo + WEEK_MS - 60_000;
+    const before = intlOffsetAt(lo, zone);
+    const after = intlOffsetAt(hi, zone);
+    if (before === after) hi += 60_000;
+    else
+      while (hi - lo > 60_000) {
+        const mid = lo + Math.floor((hi - lo) / 120_000) * 60_000;
+        if (intlOffsetAt(mid, zone) === before) lo = mid;
+        else hi = mid;
+      }
+    week = { before, after, change: hi };
+    weeks.set(key, week);
   }
-  return offset;
+  return Math.floor(ms / 60_000) * 60_000 < week.change ? week.before : week.after;
+}
+
+/** Offset in minutes in effect at local `date` `time` in `zone`. */
+function localOffset(date: string, time: string, zone: string): number {
+  const guess = dateToMs(date) + Number(time.slice(0, 2)) * 3_600_000 + Number(time.slice(3, 5)) * 60_000;
+  const offset = offsetAt(guess, zone);
+  return offsetAt(guess - offset * 60_000, zone);
 }
 
 function pad(n: number): string {
