@@ -82,10 +82,17 @@ async function refresh(client: pg.PoolClient, targets: string, analyze: boolean)
 }
 
 /** After a merge (inside the import transaction): the Events whose previews may have changed. */
-export async function refreshEventPreviews(client: pg.PoolClient): Promise<number> {
-  // a small import (a renamed Artist showing on 5,000 Events, say) leaves the statistics valid
-  const staged = Number((await client.query<{ n: string }>(STAGED)).rows[0]!.n);
-  return refresh(client, AFTER_IMPORT, staged > ANALYZE_FIRST);
+/**
+ * True when the import staged enough rows to invalidate the planner's statistics; a small import
+ * (a renamed Artist showing on 5,000 Events, say) leaves them valid.
+ */
+export async function isBulkImport(client: pg.PoolClient): Promise<boolean> {
+  return Number((await client.query<{ n: string }>(STAGED)).rows[0]!.n) > ANALYZE_FIRST;
+}
+
+/** `analyzed`: the merge has already refreshed the statistics of the tables read here. */
+export async function refreshEventPreviews(client: pg.PoolClient, analyzed = false): Promise<number> {
+  return refresh(client, AFTER_IMPORT, !analyzed && (await isBulkImport(client)));
 }
 
 /** Fills the rows of Events that have none (migration 005 on an existing catalogue). */

@@ -10,11 +10,14 @@
  *    recomputed: a ready media whose public fields change advances their markers too.
  * 4. With --replace, entities absent from the document are deleted (children first).
  * 5. Derived data: primary Venue keys, Artist public media, stored Event previews.
+ * Into an empty catalogue, the Event tables' secondary indexes and foreign keys are built after
+ * the load (bulk-load.ts).
  */
 import type pg from 'pg';
 import { COLLECTIONS, type Collection } from './document.js';
 import { ARTIST_PUBLIC_MEDIA_FROM_STAGE, refreshArtistPublicMedia } from './artist-media.js';
-import { refreshEventPreviews } from './event-previews.js';
+import { deferEventIndexes } from './bulk-load.js';
+import { isBulkImport, refreshEventPreviews } from './event-previews.js';
 import { primaryVenueKeyFromStage, refreshPrimaryVenueKeys } from './primary-venue.js';
 import { STAGE } from './rows.js';
 
@@ -91,7 +94,8 @@ const MERGE: Record<Collection, MergeSpec> = {
     columns: [
       ...same('active', 'slug', 'name', 'name_lower', 'name_folded', 'description', 'event_type_code',
         'administrative_state_code', 'time_zone'),
-      ['time_zone_known', `EXISTS (SELECT 1 FROM stage_zones z WHERE z.name = s.time_zone)`],
+      // IN, not EXISTS: a hashed subplan, not a scan of the ≈ 1,200 zone names per Event
+      ['time_zone_known', `coalesce(s.time_zone IN (SELECT z.name FROM stage_zones z), false)`],
       ...same('start_precision', 'start_local_date', 'start_local_time', 'start_instant'),
       ['start_at', 's.start_instant::timestamptz'],
       ...same('end_precision', 'end_local_date', 'end_local_time', 'end_instant'),
@@ -161,19 +165,25 @@ function upsertSql(collection: Collection, explicit: boolean): string {
 
 /** Entities absent from the document that show a media of the document: media part recomputed. */
 function mediaFollowSql(collection: Exclude<Collection, 'media'>): string {
-  const stage = STAGE[collection].table;
+  const notStaged = `NOT EXISTS (SELECT 1 FROM ${STAGE[collection].table} s WHERE s.public_id = e.public_id)`;
   const affected =
     collection === 'artists'
       ? `SELECT e.id, split_part(e.projection_hash, ':', 1) || ':' || ${ARTIST_MEDIA_STORED} AS h
            FROM artists e
           WHERE EXISTS (SELECT 1 FROM artist_profile_media p JOIN media m ON m.id = p.media_id
-                          JOIN stage_media sm ON sm.public_id = m.public_id WHERE p.artist_id = e.id)`
-      : `SELECT e.id, split_part(e.projection_hash, ':', 1) || ':' || ${mediaPart('m')} AS h
-           FROM ${collection} e JOIN media m ON m.id = e.profile_media_id
-          WHERE EXISTS (SELECT 1 FROM stage_media sm WHERE sm.public_id = m.public_id)`;
+                          JOIN stage_media sm ON sm.public_id = m.public_id WHERE p.artist_id = e.id)
+            AND ${notStaged}`
+      : // Joined from the staged media (publicIds unique once checked), not filtered by an EXISTS on
+        // them: with the EXISTS, PostgreSQL 15 planned a merge semi join over media in publicId
+        // order that fed a nested loop comparing every media with every entity (> 11 minutes for
+        // 100,000 Events imported into 100,000 others; docs/performance.md).
+        `SELECT e.id, split_part(e.projection_hash, ':', 1) || ':' || ${mediaPart('m')} AS h
+           FROM stage_media sm JOIN media m ON m.public_id = sm.public_id
+           JOIN ${collection} e ON e.profile_media_id = m.id
+          WHERE ${notStaged}`;
   return `WITH r AS (
     UPDATE ${collection} t SET projection_hash = x.h, updated_at = now()
-      FROM (${affected} AND NOT EXISTS (SELECT 1 FROM ${stage} s WHERE s.public_id = e.public_id)) x
+      FROM (${affected}) x
      WHERE t.id = x.id AND t.projection_hash <> x.h
     RETURNING 1)
   SELECT count(*)::int AS n FROM r`;
@@ -188,6 +198,7 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
   const counts = Object.fromEntries(
     COLLECTIONS.map((c) => [c, { imported: 0, inserted: 0, markersAdvanced: 0, deleted: 0 }]),
   ) as Record<Collection, CollectionCounts>;
+  const restoreEventIndexes = await deferEventIndexes(client);
 
   for (const collection of COLLECTIONS) {
     for (const explicit of [false, true]) {
@@ -212,6 +223,13 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
     );
   }
 
+  // The steps below join the merged tables with the staged ones. Planned on the statistics of
+  // before a bulk import, they went wrong: a second 100,000-Event catalogue imported into a first
+  // spent 40 s in the Venues' media follow-up, 21 s on Artist public media and 62 s collecting the
+  // preview targets (docs/performance.md). ANALYZE inside the transaction samples the new rows.
+  const analyzed = await isBulkImport(client);
+  if (analyzed) await client.query(`ANALYZE ${CATALOGUE_TABLES.join(', ')}`);
+
   if (replace) {
     for (const collection of [...COLLECTIONS].reverse()) {
       const r = await count(
@@ -233,7 +251,8 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
     await refreshArtistPublicMedia(client);
   }
   // last: the previews read the merged members, memberships and Artist public media
-  await refreshEventPreviews(client);
+  await refreshEventPreviews(client, analyzed);
+  await restoreEventIndexes();
   return counts;
 }
 

@@ -1,0 +1,56 @@
+/**
+ * A first import (no Event stored yet) loads the Event tables the way pg_restore does: their
+ * secondary indexes and foreign keys are dropped inside the import transaction, the merge fills
+ * the tables, and both are created again from their own catalogued definitions before COMMIT —
+ * one sorted build per index and one join per foreign key, instead of an index entry per row in
+ * 13 indexes (four of them trigram GIN) and a referential probe per row and key
+ * (docs/performance.md). Primary keys and unique constraints stay: the upserts' `ON CONFLICT`
+ * and the merge's joins use them.
+ *
+ * Everything happens in the import's transaction, so a rejected or failed import rolls the drops
+ * back with the rows, and the foreign keys are checked again, whole, before COMMIT. The price:
+ * from the first drop to COMMIT these tables are locked exclusively, so a reader waits (up to its
+ * statement timeout) instead of seeing the still-empty catalogue.
+ */
+import type pg from 'pg';
+
+/** Tables that are necessarily empty when `events` is (each references it). */
+const TABLES = ['events', 'event_artists', 'event_venues', 'event_series', 'event_editions', 'event_gallery', 'event_previews'];
+
+interface Deferred {
+  readonly kind: 'index' | 'fk';
+  /** Schema-qualified where needed (regclass text) for indexes, quoted name for constraints. */
+  readonly name: string;
+  readonly table: string;
+  readonly definition: string;
+}
+
+const DEFERRABLE = `
+  SELECT 'index' AS kind, i.indexrelid::regclass::text AS name, i.indrelid::regclass::text AS table,
+         pg_get_indexdef(i.indexrelid) AS definition
+    FROM pg_index i
+   WHERE i.indrelid = ANY($1::regclass[])
+     AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid AND k.conrelid = i.indrelid)
+  UNION ALL
+  SELECT 'fk', quote_ident(k.conname), k.conrelid::regclass::text, pg_get_constraintdef(k.oid)
+    FROM pg_constraint k
+   WHERE k.conrelid = ANY($1::regclass[]) AND k.contype = 'f'`;
+
+/**
+ * When no Event is stored, drops the Event tables' secondary indexes and foreign keys and returns
+ * the step that creates them again (call it after the merge, before COMMIT); otherwise does
+ * nothing and returns a no-op.
+ */
+export async function deferEventIndexes(client: pg.PoolClient): Promise<() => Promise<void>> {
+  const { rows: empty } = await client.query<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM events) AS empty');
+  if (!empty[0]!.empty) return async () => {};
+  const { rows } = await client.query<Deferred>(DEFERRABLE, [TABLES]);
+  const fks = rows.filter((r) => r.kind === 'fk');
+  const indexes = rows.filter((r) => r.kind === 'index');
+  for (const fk of fks) await client.query(`ALTER TABLE ${fk.table} DROP CONSTRAINT ${fk.name}`);
+  for (const index of indexes) await client.query(`DROP INDEX ${index.name}`);
+  return async () => {
+    for (const index of indexes) await client.query(index.definition);
+    for (const fk of fks) await client.query(`ALTER TABLE ${fk.table} ADD CONSTRAINT ${fk.name} ${fk.definition}`);
+  };
+}
