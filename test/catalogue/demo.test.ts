@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { ProblemList, type CatalogueDocument, type Collection } from '../../src/catalogue/document.js';
-import { demoCatalogue, demoCounts, demoDocumentChunks, seedDemo } from '../../src/catalogue/demo.js';
+import { demoCatalogue, demoCounts, demoDocumentChunks, demoEntities, seedDemo } from '../../src/catalogue/demo.js';
+import { CatalogueError, importCatalogue, importEntities } from '../../src/catalogue/importer.js';
 import { validateEntity } from '../../src/catalogue/validate.js';
 import type { Database } from '../../src/db/database.js';
 import { markers, resetCatalogue, testEngines, type TestDb } from './support.js';
@@ -141,6 +142,37 @@ for (const engine of testEngines()) {
       const again = await seedDemo(db, { seed: 'variety', anchorDate: ANCHOR });
       for (const c of Object.values(again.collections)) assert.deepEqual([c.inserted, c.markersAdvanced], [0, 0]);
       assert.deepEqual(await markers(db, 'events'), before);
+    });
+
+    test('seeding (entities straight to the importer) stores what importing the demo document stores', async () => {
+      const snapshot = async () => {
+        const out: Record<string, unknown[]> = {};
+        for (const table of ['media', 'artists', 'venues', 'series', 'editions', 'events'])
+          out[table] = (await db.pool.query(`SELECT public_id, projection_hash, to_jsonb(t) - 'id' - 'updated_at' - 'series_id'
+            - 'profile_media_id' - 'public_media_id' AS row FROM ${table} t ORDER BY public_id`)).rows;
+        out.memberships = (await db.pool.query(`SELECT
+          (SELECT count(*) FROM event_artists)::int AS a, (SELECT count(*) FROM event_venues)::int AS v,
+          (SELECT count(*) FROM event_gallery)::int AS g, (SELECT count(*) FROM artist_profile_media)::int AS m,
+          (SELECT string_agg(artists::text || venues::text, ',' ORDER BY e.public_id) FROM event_previews p JOIN events e ON e.id = p.event_id) AS previews`)).rows;
+        return out;
+      };
+      const opts = { events: 300, seed: 'equivalence', anchorDate: ANCHOR };
+      await resetCatalogue(db);
+      const seeded = await seedDemo(db, opts);
+      const bySeed = await snapshot();
+      await resetCatalogue(db);
+      const imported = await importCatalogue(db, demoCatalogue(opts));
+      assert.deepEqual(seeded.collections, imported.collections);
+      assert.deepEqual(await snapshot(), bySeed);
+    });
+
+    test('entities given in-process are validated like a document\'s; a rejected one writes nothing', async () => {
+      await resetCatalogue(db);
+      const entities = [...demoEntities({ events: 50, seed: 'rejected', anchorDate: ANCHOR })];
+      const at = entities.findIndex(([c]) => c === 'events') + 7;
+      entities[at] = ['events', { ...(entities[at]![1] as object), name: 42 }];
+      await assert.rejects(importEntities(db, entities), (err) => err instanceof CatalogueError && /name/.test(err.message));
+      assert.equal((await one<{ n: number }>('SELECT ((SELECT count(*) FROM events) + (SELECT count(*) FROM media))::int AS n')).n, 0);
     });
 
     test('a streamed import of 20,000 generated Events', async () => {
