@@ -30,7 +30,7 @@ import {
 } from './http/errors.js';
 import { sendError, CACHE_NONE } from './http/respond.js';
 import { clientErrorHandler } from './http/client-errors.js';
-import { knownPath, RESOURCE_PATHS } from './http/routes/known-paths.js';
+import { knownPath, OPERATIONAL_PATHS, RESOURCE_PATHS } from './http/routes/known-paths.js';
 import { operationalRoutes } from './http/routes/operational.js';
 import { eventsRoutes } from './http/routes/events.js';
 import { eventMemberRoutes } from './http/routes/event-members.js';
@@ -149,7 +149,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (Buffer.byteLength(request.raw.url ?? '', 'utf8') > MAX_URL_BYTES) throw uriTooLong();
     const length = request.headers['content-length'];
     if ((length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined) {
+      // The body is never read: the connection cannot carry another request after this answer.
       reply.header('Connection', 'close');
+      // Decisions §5: the path and the method are decided before the body (unknown path 404,
+      // unsupported method 405 with Allow); only a supported method with a body is a 400.
+      const known = knownPath(pathOf(request.raw.url ?? ''));
+      if (!known) throw notFound();
+      if (!known.allow.split(', ').includes(request.method)) throw methodNotAllowed(known.allow);
       throw invalidQuery('Request bodies are not accepted.');
     }
   }
@@ -198,8 +204,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return sendError(reply, known ? methodNotAllowed(known.allow) : notFound());
   });
 
-  // Browser preflight for every resource path (spec: Pre-flight and CORS).
-  for (const path of RESOURCE_PATHS) {
+  // Browser preflight for every path, operational ones included (spec: Pre-flight and CORS).
+  for (const path of [...RESOURCE_PATHS, ...OPERATIONAL_PATHS]) {
     app.options(path, async (_request, reply) =>
       reply
         .code(204)
