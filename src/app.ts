@@ -14,6 +14,7 @@ import type { Config } from './config/config.js';
 import type { Database } from './db/database.js';
 import { Reader, type StatementObserver } from './db/reader.js';
 import { BudgetExceededError, Gate } from './limits/admission.js';
+import { ReadAdmission } from './limits/reads.js';
 import { RateLimiter } from './limits/token-bucket.js';
 import { clientIdentity } from './limits/client-identity.js';
 import {
@@ -112,7 +113,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ...(opts.limiterNow ? { now: opts.limiterNow } : {}),
   });
   const routeGate = new Gate(config.maxActiveRequests);
-  const readGate = new Gate(config.dbReads);
 
   const requestsPerSocket = new WeakMap<object, number>();
   const executions = new WeakMap<object, () => void>();
@@ -218,18 +218,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   }
 
   const statementDeadlineMs = config.statementTimeoutMs + (db.engine === 'postgres' ? 250 : 0);
-  const ctx: RouteContext = {
-    clock,
-    // Admitted database reads: at most LINEUP_DB_READS at once, no queue (spec Limits).
-    read: async (fn) => {
-      if (!readGate.tryEnter()) throw unavailable('The database is busy; retry shortly.');
-      try {
-        return await fn(new Reader(db, opts.onStatement, statementDeadlineMs));
-      } finally {
-        readGate.leave();
-      }
-    },
-  };
+  // Admitted database reads: at most LINEUP_DB_READS at once, no queue (spec Limits).
+  const reads = new ReadAdmission(config.dbReads, () => new Reader(db, opts.onStatement, statementDeadlineMs));
+  const ctx: RouteContext = { clock, read: (fn) => reads.run(fn) };
   operationalRoutes(app, db, state, Math.min(opts.config.statementTimeoutMs, 2000));
   eventsRoutes(app, ctx);
   eventMemberRoutes(app, ctx);
