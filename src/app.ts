@@ -160,8 +160,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
   }
   app.addHook('onRequest', admit);
-  app.addHook('onSend', async (request) => {
+  app.addHook('onSend', async (request, reply) => {
     executions.get(request)?.();
+    // while stopping, a connection carries no further request: the drain ends with its answer
+    if (state.stopping) reply.header('Connection', 'close');
   });
 
   app.addHook('onResponse', async (request, reply) => {
