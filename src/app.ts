@@ -15,6 +15,7 @@ import type { Database } from './db/database.js';
 import { Reader, type StatementObserver } from './db/reader.js';
 import { PreparedStatements } from './db/prepared.js';
 import { BudgetExceededError, Gate } from './limits/admission.js';
+import { ReadAdmission } from './limits/reads.js';
 import { RateLimiter } from './limits/token-bucket.js';
 import { clientIdentity } from './limits/client-identity.js';
 import {
@@ -31,7 +32,7 @@ import {
 } from './http/errors.js';
 import { sendError, CACHE_NONE } from './http/respond.js';
 import { clientErrorHandler } from './http/client-errors.js';
-import { knownPath, RESOURCE_PATHS } from './http/routes/known-paths.js';
+import { knownPath, OPERATIONAL_PATHS, RESOURCE_PATHS } from './http/routes/known-paths.js';
 import { operationalRoutes } from './http/routes/operational.js';
 import { eventsRoutes } from './http/routes/events.js';
 import { eventMemberRoutes } from './http/routes/event-members.js';
@@ -114,7 +115,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ...(opts.limiterNow ? { now: opts.limiterNow } : {}),
   });
   const routeGate = new Gate(config.maxActiveRequests);
-  const readGate = new Gate(config.dbReads);
 
   const requestsPerSocket = new WeakMap<object, number>();
   const executions = new WeakMap<object, () => void>();
@@ -151,13 +151,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (Buffer.byteLength(request.raw.url ?? '', 'utf8') > MAX_URL_BYTES) throw uriTooLong();
     const length = request.headers['content-length'];
     if ((length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined) {
+      // The body is never read: the connection cannot carry another request after this answer.
       reply.header('Connection', 'close');
+      // Decisions §5: the path and the method are decided before the body (unknown path 404,
+      // unsupported method 405 with Allow); only a supported method with a body is a 400.
+      const known = knownPath(pathOf(request.raw.url ?? ''));
+      if (!known) throw notFound();
+      if (!known.allow.split(', ').includes(request.method)) throw methodNotAllowed(known.allow);
       throw invalidQuery('Request bodies are not accepted.');
     }
   }
   app.addHook('onRequest', admit);
-  app.addHook('onSend', async (request) => {
+  app.addHook('onSend', async (request, reply) => {
     executions.get(request)?.();
+    // while stopping, a connection carries no further request: the drain ends with its answer
+    if (state.stopping) reply.header('Connection', 'close');
   });
 
   app.addHook('onResponse', async (request, reply) => {
@@ -200,8 +208,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return sendError(reply, known ? methodNotAllowed(known.allow) : notFound());
   });
 
-  // Browser preflight for every resource path (spec: Pre-flight and CORS).
-  for (const path of RESOURCE_PATHS) {
+  // Browser preflight for every path, operational ones included (spec: Pre-flight and CORS).
+  for (const path of [...RESOURCE_PATHS, ...OPERATIONAL_PATHS]) {
     app.options(path, async (_request, reply) =>
       reply
         .code(204)
@@ -215,18 +223,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   const statementDeadlineMs = config.statementTimeoutMs + (db.engine === 'postgres' ? 250 : 0);
   const prepared = new PreparedStatements(config.preparedStatements, (message) => app.log.warn(message));
-  const ctx: RouteContext = {
-    clock,
-    // Admitted database reads: at most LINEUP_DB_READS at once, no queue (spec Limits).
-    read: async (fn) => {
-      if (!readGate.tryEnter()) throw unavailable('The database is busy; retry shortly.');
-      try {
-        return await fn(new Reader(db, opts.onStatement, statementDeadlineMs, prepared));
-      } finally {
-        readGate.leave();
-      }
-    },
-  };
+  // Admitted database reads: at most LINEUP_DB_READS at once, no queue (spec Limits).
+  const reads = new ReadAdmission(config.dbReads, () => new Reader(db, opts.onStatement, statementDeadlineMs, prepared));
+  const ctx: RouteContext = { clock, read: (fn) => reads.run(fn) };
   operationalRoutes(app, db, state, Math.min(opts.config.statementTimeoutMs, 2000));
   eventsRoutes(app, ctx);
   eventMemberRoutes(app, ctx);

@@ -4,6 +4,7 @@
  * after LINEUP_SHUTDOWN_DELAY_MS of not-ready serving, stop admission (ready → 503, new requests 503 with
  * Connection: close), let in-flight requests finish, force-close after the grace period, exit 0.
  */
+import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
@@ -48,8 +49,33 @@ async function seedIfEmpty(db: Database, logger: Logger): Promise<void> {
 }
 
 /**
- * Stops admission (ready and new requests → 503 with Connection: close), stops listening, lets
- * in-flight requests finish, force-closes what remains after `graceMs`, then closes the database.
+ * Lets the event loop take what clients had already sent when admission stopped: connections
+ * still in the listen backlog, requests still in socket buffers. Until they are read, Node counts
+ * such a connection as idle, and closing it (server.close closes idle connections) resets a
+ * request that was written before the shutdown. Returns once a few turns of the loop saw no new
+ * connection nor request (at most ~100 turns); those requests are answered 503 with
+ * Connection: close like any request after admission stopped.
+ */
+async function settle(server: Server): Promise<void> {
+  let events = 0;
+  const seen = () => events++;
+  server.on('connection', seen);
+  server.on('request', seen);
+  try {
+    for (let turns = 0, quiet = 0; quiet < 3 && turns < 100; turns++) {
+      const before = events;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      quiet = events === before ? quiet + 1 : 0;
+    }
+  } finally {
+    server.off('connection', seen);
+    server.off('request', seen);
+  }
+}
+
+/**
+ * Stops admission (ready and new requests → 503 with Connection: close), answers the requests
+ * already sent (settle), stops listening, lets in-flight requests finish, force-closes what remains after `graceMs`, then closes the database.
  * Idempotent: every call returns the same promise.
  */
 export function gracefulShutdown(
@@ -64,6 +90,7 @@ export function gracefulShutdown(
     (stopping ??= (async () => {
       state.stopping = true;
       logger.info('shutting down: draining in-flight requests');
+      await settle(app.server);
       const force = setTimeout(() => {
         logger.warn('grace period over: closing remaining connections');
         app.server.closeAllConnections();

@@ -42,6 +42,9 @@ export class Reader {
     maxStatements: MAX_STATEMENTS_PER_READ,
     maxConcurrent: MAX_CONCURRENT_STATEMENTS,
   });
+  /** Database work this read started and that has not finished (a client wait or a statement). */
+  private readonly pending = new Set<Promise<unknown>>();
+  private abandoned = false;
 
   /**
    * @param deadlineMs client-side deadline per statement. PostgreSQL enforces
@@ -57,6 +60,7 @@ export class Reader {
 
   rows<R extends pg.QueryResultRow>(statement: Statement): Promise<R[]> {
     return this.budget.run(async () => {
+      if (this.abandoned) throw new DatabaseUnavailableError(`statement ${statement.name} of an abandoned read`);
       this.observer?.(statement);
       try {
         const name = statement.stablePlan && this.db.engine === 'postgres' ? this.prepared.nameOf(statement.text) : undefined;
@@ -74,10 +78,51 @@ export class Reader {
     });
   }
 
+  /** One statement, tracked as pending work of this read until it has finished or failed. */
   private async run<R extends pg.QueryResultRow>(statement: Statement, name: string | undefined): Promise<R[]> {
-    const query = this.db.pool.query<R>({ name, text: statement.text, values: statement.values as unknown[] });
-    const result = this.deadlineMs ? await withDeadline(query, this.deadlineMs, statement.name) : await query;
+    const work = this.execute<R>(statement, name);
+    this.pending.add(work);
+    void work.then(
+      () => this.pending.delete(work),
+      () => this.pending.delete(work),
+    );
+    const result = this.deadlineMs ? await withDeadline(work, this.deadlineMs, statement.name) : await work;
     return result.rows;
+  }
+
+  /**
+   * The read is over (answered, failed or past its deadline): statements still waiting for a
+   * connection or a concurrency slot never start. On PGlite (one connection, a FIFO) such work
+   * would otherwise run after the request got its 503, ahead of new requests.
+   */
+  abandon(): void {
+    this.abandoned = true;
+  }
+
+  /**
+   * Resolves when every statement this read started has finished or been cancelled (by
+   * statement_timeout on PostgreSQL): until then the read still occupies the database.
+   */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** One statement on a connection of its own, unless the read was abandoned while it waited. */
+  private async execute<R extends pg.QueryResultRow>(statement: Statement, name: string | undefined): Promise<pg.QueryResult<R>> {
+    const client = await this.db.pool.connect();
+    if (this.abandoned) {
+      client.release();
+      throw new DatabaseUnavailableError(`statement ${statement.name} of an abandoned read`);
+    }
+    try {
+      const result = await client.query<R>({ name, text: statement.text, values: statement.values as unknown[] });
+      client.release();
+      return result;
+    } catch (err) {
+      // as pg.Pool#query does: a client whose statement failed is not reused
+      client.release(err as Error);
+      throw err;
+    }
   }
 }
 

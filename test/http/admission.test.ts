@@ -24,14 +24,19 @@ function getFrom(base: string, path: string, localAddress: string): Promise<{ st
   });
 }
 
+/** Every statement waits `ms` before it gets its connection (reads take theirs with pool.connect). */
 function slowDown(t: TestDatabase, ms: number): () => void {
-  const original = t.db.pool.query.bind(t.db.pool) as (...a: unknown[]) => Promise<unknown>;
-  (t.db.pool as { query: unknown }).query = async (...args: unknown[]) => {
-    await new Promise((r) => setTimeout(r, ms));
-    return original(...args);
-  };
+  const pool = t.db.pool as unknown as Record<'query' | 'connect', (...a: unknown[]) => Promise<unknown>>;
+  const originals = { query: pool.query.bind(t.db.pool), connect: pool.connect.bind(t.db.pool) };
+  for (const name of ['query', 'connect'] as const) {
+    pool[name] = async (...args: unknown[]) => {
+      await new Promise((r) => setTimeout(r, ms));
+      return originals[name](...args);
+    };
+  }
   return () => {
-    (t.db.pool as { query: unknown }).query = original;
+    pool.query = originals.query;
+    pool.connect = originals.connect;
   };
 }
 

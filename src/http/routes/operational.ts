@@ -1,5 +1,5 @@
 /**
- * GET /v1/health and GET /v1/ready (spec: Endpoints). Health reports only that the process runs;
+ * GET (and HEAD) /v1/health and /v1/ready (spec: Endpoints). Health reports only that the process runs;
  * ready probes the database, sharing one in-flight probe among concurrent callers, and answers
  * 503 when the probe fails or the service is stopping. Neither accepts query parameters.
  */
@@ -49,11 +49,11 @@ export function readinessProbe(db: Database, timeoutMs: number): () => Promise<b
 
 export function operationalRoutes(app: FastifyInstance, db: Database, state: ServiceState, probeTimeoutMs: number): void {
   const ready = readinessProbe(db, probeTimeoutMs);
-  app.get('/v1/health', { exposeHeadRoute: false }, async (request, reply) => {
+  app.get('/v1/health', async (request, reply) => {
     refuseQuery(request.raw.url ?? '');
     return sendUncached(reply, { ok: true, data: { status: 'ok' } });
   });
-  app.get('/v1/ready', { exposeHeadRoute: false }, async (request, reply) => {
+  app.get('/v1/ready', async (request, reply) => {
     refuseQuery(request.raw.url ?? '');
     if (state.stopping || state.notReady) throw unavailable('The service is stopping.');
     if (!(await ready())) throw unavailable('The database is not reachable.');
