@@ -20,6 +20,21 @@ export interface Config {
   readonly statementTimeoutMs: number;
   readonly shutdownGraceMs: number;
   readonly logLevel: string;
+  /** Operator listener (/live, /ready, /metrics); null = off. */
+  readonly adminPort: number | null;
+  readonly adminHost: string;
+  /** Trusted sources (CIDRs, canonical) whose connections begin with a PROXY protocol header. */
+  readonly proxyProtocol: readonly string[];
+  /** Listener deadlines (spec Limits: 5 s each) and requests per connection (100). */
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  readonly maxRequestsPerConnection: number;
+  /** Database lock and connection timeouts (spec Limits: 500 ms, 2 s). */
+  readonly lockTimeoutMs: number;
+  readonly connectionTimeoutMs: number;
+  /** Rate limiter: an identity idle this long is forgotten (spec Limits: 5 min). */
+  readonly rateIdleMs: number;
 }
 
 export class ConfigError extends Error {
@@ -76,12 +91,20 @@ function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   throw new ConfigError(name, `must be true or false, got "${raw}"`);
 }
 
+import { trustedSources } from './trusted-sources.js';
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.LINEUP_LOG_LEVEL ?? 'info').trim() || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError('LINEUP_LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
   const host = (env.HOST ?? '127.0.0.1').trim() || '127.0.0.1';
+  const adminPortRaw = (env.LINEUP_ADMIN_PORT ?? '').trim();
+  const headersTimeoutMs = integer(env, 'LINEUP_HEADERS_TIMEOUT_MS', 5000, 1, 600_000);
+  const requestTimeoutMs = integer(env, 'LINEUP_REQUEST_TIMEOUT_MS', 5000, 1, 600_000);
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new ConfigError('LINEUP_REQUEST_TIMEOUT_MS', `must be at least LINEUP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}), got ${requestTimeoutMs}`);
+  }
   return {
     host,
     port: integer(env, 'PORT', 3000, 0, 65535),
@@ -95,6 +118,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     statementTimeoutMs: integer(env, 'LINEUP_STATEMENT_TIMEOUT_MS', 3000, 1, 600_000),
     shutdownGraceMs: integer(env, 'LINEUP_SHUTDOWN_GRACE_MS', 5000, 0, 600_000),
     logLevel,
+    adminPort: adminPortRaw === '' || adminPortRaw.toLowerCase() === 'off' ? null : integer(env, 'LINEUP_ADMIN_PORT', 0, 0, 65535),
+    adminHost: (env.LINEUP_ADMIN_HOST ?? '127.0.0.1').trim() || '127.0.0.1',
+    proxyProtocol: trustedSources(env.LINEUP_PROXY_PROTOCOL ?? '', 'LINEUP_PROXY_PROTOCOL'),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: integer(env, 'LINEUP_KEEP_ALIVE_TIMEOUT_MS', 5000, 1, 600_000),
+    maxRequestsPerConnection: integer(env, 'LINEUP_MAX_REQUESTS_PER_CONNECTION', 100, 1, 1_000_000),
+    lockTimeoutMs: integer(env, 'LINEUP_LOCK_TIMEOUT_MS', 500, 1, 600_000),
+    connectionTimeoutMs: integer(env, 'LINEUP_CONNECTION_TIMEOUT_MS', 2000, 1, 600_000),
+    rateIdleMs: integer(env, 'LINEUP_RATE_IDLE_MS', 300_000, 1, 86_400_000),
   };
 }
 

@@ -16,6 +16,21 @@ export const MAX_CONCURRENT_STATEMENTS = 3;
 
 export type StatementObserver = (statement: Statement) => void;
 
+/** How one statement ended: the metrics' `outcome` label. */
+export type StatementOutcome = 'ok' | 'timeout' | 'unavailable' | 'error';
+
+/** Told of every statement's kind (its name), duration in seconds and outcome. */
+export type StatementTiming = (kind: string, seconds: number, outcome: StatementOutcome) => void;
+
+/** A statement that passed its client-side deadline (a statement timeout PGlite does not enforce). */
+export class StatementDeadlineError extends DatabaseUnavailableError {}
+
+/** 57014 query_canceled is what statement_timeout raises (the service cancels nothing else). */
+function outcomeOf(err: unknown): StatementOutcome {
+  if (err instanceof StatementDeadlineError || (err as { code?: unknown }).code === '57014') return 'timeout';
+  return isUnavailable(err) ? 'unavailable' : 'error';
+}
+
 const UNAVAILABLE_SQLSTATES = new Set(['57014', '55P03', '57P01', '57P02', '57P03', '53300', '53000']);
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
 
@@ -51,17 +66,22 @@ export class Reader {
     private readonly db: Database,
     private readonly observer?: StatementObserver,
     private readonly deadlineMs?: number,
+    private readonly timing?: StatementTiming,
   ) {}
 
   rows<R extends pg.QueryResultRow>(statement: Statement): Promise<R[]> {
     return this.budget.run(async () => {
       this.observer?.(statement);
+      const started = performance.now();
       try {
         const name = statement.stablePlan && this.db.engine === 'postgres' ? preparedNames.nameOf(statement.text) : undefined;
         const query = this.db.pool.query<R>({ name, text: statement.text, values: statement.values as unknown[] });
         const result = this.deadlineMs ? await withDeadline(query, this.deadlineMs, statement.name) : await query;
+        this.timing?.(statement.name, (performance.now() - started) / 1000, 'ok');
         return result.rows;
       } catch (err) {
+        this.timing?.(statement.name, (performance.now() - started) / 1000, outcomeOf(err));
+        if (err instanceof DatabaseUnavailableError) throw err;
         if (isUnavailable(err)) throw new DatabaseUnavailableError((err as Error).message);
         throw err;
       }
@@ -72,7 +92,7 @@ export class Reader {
 function withDeadline<T>(work: Promise<T>, ms: number, name: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DatabaseUnavailableError(`statement ${name} passed its ${ms} ms deadline`)), ms);
+    timer = setTimeout(() => reject(new StatementDeadlineError(`statement ${name} passed its ${ms} ms deadline`)), ms);
   });
   work.catch(() => {}); // a late failure after the deadline is not unhandled
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
