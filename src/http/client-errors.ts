@@ -82,8 +82,9 @@ export function createClientErrorHandler(options: ClientErrorOptions = {}): (err
     const line = failedRequestLine(Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined, err.bytesParsed);
     const { error, reason } = refusalFor(err, line, requestTimeoutMs);
     const requestId = randomUUID();
+    const remoteAddress = socket.remoteAddress; // gone once the socket is destroyed
     writeRefusal(socket, error, requestId, line.method === 'HEAD');
-    options.onRefusal?.({ requestId, reason, status: error.status, code: err.code, remoteAddress: socket.remoteAddress });
+    options.onRefusal?.({ requestId, reason, status: error.status, code: err.code, remoteAddress });
   };
 }
 
