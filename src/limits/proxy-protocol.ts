@@ -90,9 +90,14 @@ function v1Header(line: string): ProxyHeader | undefined {
   }
   if (inetProtocol === INETProtocol.TCP6) {
     if (![source.ipAddress, destination.ipAddress].every((a) => ipaddr.IPv6.isValid(a) && !a.includes('%'))) return undefined;
-    return { address: ipaddr.IPv6.parse(source.ipAddress).toString(), family: 'IPv6', port: source.port };
+    return { address: ipv6Text(ipaddr.IPv6.parse(source.ipAddress)), family: 'IPv6', port: source.port };
   }
   return undefined;
+}
+
+/** Compact text, IPv4-mapped addresses the way Node writes a socket peer (`::ffff:a.b.c.d`). */
+function ipv6Text(address: ipaddr.IPv6): string {
+  return address.isIPv4MappedAddress() ? `::ffff:${address.toIPv4Address().toString()}` : address.toString();
 }
 
 /** undefined = malformed. TLVs after the address block are ignored. */
@@ -109,7 +114,7 @@ function v2Header(block: Buffer): ProxyHeader | undefined {
     return { address: ipaddr.fromByteArray([...address.sourceAddress.address]).toString(), family: 'IPv4', port: address.sourcePort };
   }
   if (address instanceof IPv6ProxyAddress) {
-    return { address: ipaddr.fromByteArray([...address.sourceAddress.address]).toString(), family: 'IPv6', port: address.sourcePort };
+    return { address: ipv6Text(new ipaddr.IPv6([...address.sourceAddress.address])), family: 'IPv6', port: address.sourcePort };
   }
   return null; // AF_UNSPEC or AF_UNIX: no IP client to name
 }
@@ -135,10 +140,22 @@ export function acceptProxyProtocol(server: http.Server, options: ProxyProtocolO
   const handOver = (socket: net.Socket) => {
     for (const listener of http) listener.call(server, socket);
   };
+  // Connections still waiting for their header are not HTTP's yet: closing idle or all
+  // connections (shutdown) closes them too, rather than waiting for their header deadline.
   const pending = new Set<net.Socket>();
-  server.on('close', () => {
+  const closeAll = server.closeAllConnections.bind(server);
+  const closeIdle = server.closeIdleConnections.bind(server);
+  const closePending = () => {
     for (const socket of pending) socket.destroy();
-  });
+  };
+  server.closeAllConnections = () => {
+    closePending();
+    closeAll();
+  };
+  server.closeIdleConnections = () => {
+    closePending();
+    closeIdle();
+  };
 
   server.on('connection', (socket: net.Socket) => {
     const peer = socket.remoteAddress;
