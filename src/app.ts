@@ -15,7 +15,6 @@ import type { Database } from './db/database.js';
 import { Reader, type StatementObserver, type StatementOutcome } from './db/reader.js';
 import { BudgetExceededError, Gate } from './limits/admission.js';
 import { RateLimiter } from './limits/token-bucket.js';
-import { clientIdentity } from './limits/client-identity.js';
 import {
   ApiError,
   DatabaseUnavailableError,
@@ -42,7 +41,7 @@ import type { ServiceState } from './http/service-state.js';
 import { pathOf } from './controls/query-string.js';
 import { MAX_URL_BYTES } from './plan/url-budget.js';
 import { createOperations, type Operations } from './http/admin/operations.js';
-import { currentScope, observeRequests, refuse, scopeOf } from './http/observe.js';
+import { currentScope, observePool, observeRequests, parserRefused, refuse, scopeOf } from './http/observe.js';
 import { acceptProxyProtocol } from './limits/proxy-protocol.js';
 import { trustedMatcher } from './config/trusted-sources.js';
 
@@ -98,25 +97,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const clock = opts.clock ?? (() => new Date());
   const ops = opts.operations ?? createOperations(db, config);
   const { metrics } = ops;
-  // Parser-level refusals never reach a hook: logged here with the request id they answered with.
-  let log: Logger | FastifyInstance['log'] | undefined;
+  // Parser-level refusals never reach a hook: logged with the request id they answered with.
+  let log: FastifyInstance['log'] | undefined;
   const clientErrorHandler = createClientErrorHandler({
     requestTimeoutMs: config.requestTimeoutMs,
-    onRefusal: (refusal) => {
-      metrics.refused(refusal.reason);
-      log?.warn(
-        {
-          reqId: refusal.requestId,
-          reason: refusal.reason,
-          status: refusal.status,
-          code: refusal.code,
-          route: null,
-          peer: clientIdentity(refusal.remoteAddress),
-          dbMs: 0,
-        },
-        'refused',
-      );
-    },
+    onRefusal: (refusal) => parserRefused(log, metrics, refusal),
   });
   const options: FastifyServerOptions = {
     genReqId: () => randomUUID(),
@@ -162,12 +147,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     routeExecutionsInUse: () => routeGate.active,
     limiterIdentities: () => limiter.size,
   });
-  // An idle connection's error (the server closed it) is logged and counted, not swallowed;
-  // the pool replaces the connection on the next checkout.
-  db.pool.on('error', (err: Error) => {
-    metrics.poolErrors.inc();
-    app.log.warn({ err: { message: err.message, code: (err as { code?: unknown }).code } }, 'database pool error');
-  });
+  observePool(app, db.pool, metrics);
 
   const requestsPerSocket = new WeakMap<object, number>();
   const executions = new WeakMap<object, () => void>();

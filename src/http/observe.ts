@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseTraceParent } from '@opentelemetry/core';
 import { clientIdentity } from '../limits/client-identity.js';
 import type { Metrics, RefusalReason } from '../metrics/metrics.js';
+import type { ParserRefusal } from './client-errors.js';
 
 export interface RequestScope {
   /** The rate limiter's identity key of the socket peer (spec Limits rule 2). */
@@ -87,6 +88,34 @@ export function refuse(request: FastifyRequest, metrics: Metrics, reason: Refusa
   const scope = scopeOf(request);
   if (scope.refusal === null) metrics.refused(reason);
   scope.refusal = reason;
+}
+
+/** A refusal by Node's HTTP parser (no request object, no route): counted, and logged with the request id it answered with. */
+export function parserRefused(log: FastifyInstance['log'] | undefined, metrics: Metrics, refusal: ParserRefusal): void {
+  metrics.refused(refusal.reason);
+  log?.warn(
+    {
+      reqId: refusal.requestId,
+      reason: refusal.reason,
+      status: refusal.status,
+      code: refusal.code,
+      route: null,
+      peer: clientIdentity(refusal.remoteAddress),
+      dbMs: 0,
+    },
+    'refused',
+  );
+}
+
+/**
+ * An idle connection's error (the server closed it) is logged and counted, not swallowed; the
+ * pool replaces the connection on the next checkout.
+ */
+export function observePool(app: FastifyInstance, pool: { on(event: 'error', listener: (err: Error) => void): unknown }, metrics: Metrics): void {
+  pool.on('error', (err: Error) => {
+    metrics.poolErrors.inc();
+    app.log.warn({ err: { message: err.message, code: (err as { code?: unknown }).code } }, 'database pool error');
+  });
 }
 
 function round(ms: number): number {
