@@ -12,6 +12,8 @@ import { openDatabase, type Database } from './db/database.js';
 import { ensureSchema } from './db/schema.js';
 import { buildApp } from './app.js';
 import type { ServiceState } from './http/service-state.js';
+import { createOperations } from './http/admin/operations.js';
+import { startAdmin, type RunningAdmin } from './http/admin/admin.js';
 
 export const DEMO_EVENTS = 2000;
 export const DEMO_SEED = 'lineup-demo';
@@ -23,8 +25,8 @@ export function createLogger(config: Config): Logger {
 export async function openStore(config: Config): Promise<Database> {
   const db = await openDatabase(config.database, {
     statementTimeoutMs: config.statementTimeoutMs,
-    lockTimeoutMs: 500,
-    connectionTimeoutMs: 2000,
+    lockTimeoutMs: config.lockTimeoutMs,
+    connectionTimeoutMs: config.connectionTimeoutMs,
     // each admitted read runs at most 3 statements at once, plus one for the readiness probe
     maxConnections: config.dbReads * 3 + 1,
   });
@@ -126,6 +128,8 @@ export function delayedShutdown(state: ServiceState, delayMs: number, drain: () 
 export interface RunningServer {
   readonly app: FastifyInstance;
   readonly url: string;
+  /** The operator listener, when LINEUP_ADMIN_PORT is set. */
+  readonly admin: RunningAdmin | null;
   stop(): Promise<void>;
 }
 
@@ -134,7 +138,8 @@ export async function serve(config: Config): Promise<RunningServer> {
   const db = await openStore(config);
   if (config.seedDemo) await seedIfEmpty(db, logger);
   const state: ServiceState = { stopping: false };
-  const app = await buildApp({ config, db, logger, state });
+  const operations = createOperations(db, config);
+  const app = await buildApp({ config, db, logger, state, operations });
   // Fastify writes the one start-up line: where it listens and which database it uses.
   await app.listen({
     host: config.host,
@@ -145,7 +150,25 @@ export async function serve(config: Config): Promise<RunningServer> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 
+  // The operator listener answers through the drain (/ready says 503, /live 200) and closes last.
+  let admin: RunningAdmin | null = null;
+  if (config.adminPort !== null) {
+    try {
+      admin = await startAdmin(config.adminHost, config.adminPort, { operations, state, logger });
+    } catch (err) {
+      await app.close();
+      await db.close();
+      throw err;
+    }
+  }
   const drain = gracefulShutdown(app, db, state, config.shutdownGraceMs, logger);
-  const stop = delayedShutdown(state, config.shutdownDelayMs, drain, logger);
-  return { app, url, stop };
+  const shutdown = delayedShutdown(state, config.shutdownDelayMs, drain, logger);
+  const stop = async () => {
+    try {
+      await shutdown();
+    } finally {
+      await admin?.close();
+    }
+  };
+  return { app, url, admin, stop };
 }

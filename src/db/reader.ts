@@ -16,6 +16,21 @@ export const MAX_CONCURRENT_STATEMENTS = 3;
 
 export type StatementObserver = (statement: Statement) => void;
 
+/** How one statement ended: the metrics' `outcome` label. */
+export type StatementOutcome = 'ok' | 'timeout' | 'unavailable' | 'error';
+
+/** Told of every statement's kind (its name), duration in seconds and outcome. */
+export type StatementTiming = (kind: string, seconds: number, outcome: StatementOutcome) => void;
+
+/** A statement that passed its client-side deadline (a statement timeout PGlite does not enforce). */
+export class StatementDeadlineError extends DatabaseUnavailableError {}
+
+/** 57014 query_canceled is what statement_timeout raises (the service cancels nothing else). */
+function outcomeOf(err: unknown): StatementOutcome {
+  if (err instanceof StatementDeadlineError || (err as { code?: unknown }).code === '57014') return 'timeout';
+  return isUnavailable(err) ? 'unavailable' : 'error';
+}
+
 const UNAVAILABLE_SQLSTATES = new Set(['57014', '55P03', '57P01', '57P02', '57P03', '53300', '53000']);
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
 
@@ -56,22 +71,29 @@ export class Reader {
     private readonly observer?: StatementObserver,
     private readonly deadlineMs?: number,
     private readonly prepared: PreparedStatements = defaultPrepared,
+    private readonly timing?: StatementTiming,
   ) {}
 
   rows<R extends pg.QueryResultRow>(statement: Statement): Promise<R[]> {
     return this.budget.run(async () => {
       if (this.abandoned) throw new DatabaseUnavailableError(`statement ${statement.name} of an abandoned read`);
       this.observer?.(statement);
+      const started = performance.now();
       try {
         const name = statement.stablePlan && this.db.engine === 'postgres' ? this.prepared.nameOf(statement.text) : undefined;
+        let rows: R[];
         try {
-          return await this.run<R>(statement, name);
+          rows = await this.run<R>(statement, name);
         } catch (err) {
           if (name === undefined || !isPoolerPrepareError(err)) throw err;
           this.prepared.disable(err as Error);
-          return await this.run<R>(statement, undefined); // the same statement, unnamed: one retry
+          rows = await this.run<R>(statement, undefined); // the same statement, unnamed: one retry
         }
+        this.timing?.(statement.name, (performance.now() - started) / 1000, 'ok');
+        return rows;
       } catch (err) {
+        this.timing?.(statement.name, (performance.now() - started) / 1000, outcomeOf(err));
+        if (err instanceof DatabaseUnavailableError) throw err;
         if (isUnavailable(err)) throw new DatabaseUnavailableError((err as Error).message);
         throw err;
       }
@@ -129,7 +151,7 @@ export class Reader {
 function withDeadline<T>(work: Promise<T>, ms: number, name: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DatabaseUnavailableError(`statement ${name} passed its ${ms} ms deadline`)), ms);
+    timer = setTimeout(() => reject(new StatementDeadlineError(`statement ${name} passed its ${ms} ms deadline`)), ms);
   });
   work.catch(() => {}); // a late failure after the deadline is not unhandled
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));

@@ -15,6 +15,8 @@ export class ReadAdmission {
   constructor(
     capacity: number,
     private readonly open: () => Reader,
+    /** Told of each refusal (metrics and the request's log line). */
+    private readonly onRefused: () => void = () => {},
   ) {
     this.gate = new Gate(capacity);
   }
@@ -25,7 +27,10 @@ export class ReadAdmission {
   }
 
   async run<T>(fn: (reader: Reader) => Promise<T>): Promise<T> {
-    if (!this.gate.tryEnter()) throw unavailable('The database is busy; retry shortly.');
+    if (!this.gate.tryEnter()) {
+      this.onRefused();
+      throw unavailable('The database is busy; retry shortly.');
+    }
     const reader = this.open();
     try {
       return await fn(reader);

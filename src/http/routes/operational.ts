@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/database.js';
 import { isUnavailable } from '../../db/reader.js';
-import { invalidQuery, unavailable } from '../errors.js';
+import { DatabaseUnavailableError, invalidQuery, unavailable } from '../errors.js';
 import { sendUncached } from '../respond.js';
 import { searchOf } from '../../controls/query-string.js';
 import type { ServiceState } from '../service-state.js';
@@ -47,8 +47,8 @@ export function readinessProbe(db: Database, timeoutMs: number): () => Promise<b
   };
 }
 
-export function operationalRoutes(app: FastifyInstance, db: Database, state: ServiceState, probeTimeoutMs: number): void {
-  const ready = readinessProbe(db, probeTimeoutMs);
+/** `ready` is the shared probe (the operator listener's /ready uses the same one). */
+export function operationalRoutes(app: FastifyInstance, ready: () => Promise<boolean>, state: ServiceState): void {
   app.get('/v1/health', async (request, reply) => {
     refuseQuery(request.raw.url ?? '');
     return sendUncached(reply, { ok: true, data: { status: 'ok' } });
@@ -56,7 +56,8 @@ export function operationalRoutes(app: FastifyInstance, db: Database, state: Ser
   app.get('/v1/ready', async (request, reply) => {
     refuseQuery(request.raw.url ?? '');
     if (state.stopping || state.notReady) throw unavailable('The service is stopping.');
-    if (!(await ready())) throw unavailable('The database is not reachable.');
+    // answered and counted like every database-unavailable 503 (reason database_unavailable)
+    if (!(await ready())) throw new DatabaseUnavailableError('readiness probe failed');
     return sendUncached(reply, { ok: true, data: { status: 'ready' } });
   });
 }
