@@ -45,7 +45,7 @@ for (const engine of engines()) {
           assert.equal((await fetch(`${server.admin.url}${path}`)).status, 404, path);
         }
         // the operator listener's own requests are not the public API's: not counted, not limited
-        const m = await scrape(server.admin);
+        const m = await scrape(server.admin, { requests: 2 });
         assert.equal(m.value('lineup_http_requests_total'), 2);
         assert.equal(m.value('lineup_http_refusals_total', { reason: 'rate_limited' }), 1);
       } finally {
@@ -62,7 +62,7 @@ for (const engine of engines()) {
         assert.equal((await getFrom(server.base, '/v1/events/abcdefABCDEF')).status, 404);
         assert.equal((await getFrom(server.base, '/v1/events/zyxwvuZYXWVU')).status, 404);
         assert.equal((await getFrom(server.base, '/nowhere/at/all?x=1')).status, 404);
-        const m = await scrape(server.admin);
+        const m = await scrape(server.admin, { requests: 4 });
         assert.equal(m.families.get('lineup_http_requests_total')?.type, 'COUNTER');
         assert.equal(m.value('lineup_http_requests_total', { route: '/v1/events', method: 'GET', status: '200' }), 1);
         // one series for both ids: the route template, never the raw URL

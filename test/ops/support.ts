@@ -76,7 +76,20 @@ export interface Scrape {
  * labelled counter and gauge samples); it drops the labels of histogram series (its open
  * issue #13 / PR #8), so a histogram's `_count` for given labels is read from its sample lines.
  */
-export async function scrape(admin: RunningAdmin): Promise<Scrape> {
+/**
+ * A request is counted when its response has finished (onResponse), which can be just after the
+ * client has read it: `requests` waits (bounded) until that many requests were counted.
+ */
+export async function scrape(admin: RunningAdmin, opts: { requests?: number } = {}): Promise<Scrape> {
+  for (let attempt = 0; opts.requests !== undefined && attempt < 200; attempt++) {
+    const m = await scrapeOnce(admin);
+    if (m.value('lineup_http_requests_total') >= opts.requests) return m;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return scrapeOnce(admin);
+}
+
+async function scrapeOnce(admin: RunningAdmin): Promise<Scrape> {
   const res = await fetch(`${admin.url}/metrics`);
   if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
   if (!/^text\/plain; version=0\.0\.4/.test(res.headers.get('content-type') ?? '')) throw new Error('not the Prometheus text format');
@@ -130,23 +143,31 @@ export function getFrom(
   });
 }
 
-/** Holds every database statement until released: the shape that makes admission races happen every time. */
+/**
+ * Holds every database statement until released: the shape that makes admission races happen
+ * every time. Reads take a connection of their own (pool.connect) and the readiness probe uses
+ * pool.query, so both are held.
+ */
 export function holdStatements(db: Database): { reached: Promise<void>; release(): void; restore(): void } {
-  const original = db.pool.query.bind(db.pool) as (...a: unknown[]) => Promise<unknown>;
+  const pool = db.pool as unknown as Record<'query' | 'connect', (...a: unknown[]) => Promise<unknown>>;
+  const originals = { query: pool.query.bind(db.pool), connect: pool.connect.bind(db.pool) };
   let signal!: () => void;
   const reached = new Promise<void>((r) => (signal = r));
   let open!: () => void;
   const gate = new Promise<void>((r) => (open = r));
-  (db.pool as { query: unknown }).query = async (...args: unknown[]) => {
-    signal();
-    await gate;
-    return original(...args);
-  };
+  for (const name of ['query', 'connect'] as const) {
+    pool[name] = async (...args: unknown[]) => {
+      signal();
+      await gate;
+      return originals[name](...args);
+    };
+  }
   return {
     reached,
     release: () => open(),
     restore: () => {
-      (db.pool as { query: unknown }).query = original;
+      pool.query = originals.query;
+      pool.connect = originals.connect;
     },
   };
 }
