@@ -4,6 +4,7 @@
  * after LINEUP_SHUTDOWN_DELAY_MS of not-ready serving, stop admission (ready → 503, new requests 503 with
  * Connection: close), let in-flight requests finish, force-close after the grace period, exit 0.
  */
+import type { Server } from 'node:http';
 import pino, { type Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config/config.js';
@@ -11,6 +12,8 @@ import { openDatabase, type Database } from './db/database.js';
 import { ensureSchema } from './db/schema.js';
 import { buildApp } from './app.js';
 import type { ServiceState } from './http/service-state.js';
+import { createOperations } from './http/admin/operations.js';
+import { startAdmin, type RunningAdmin } from './http/admin/admin.js';
 
 export const DEMO_EVENTS = 2000;
 export const DEMO_SEED = 'lineup-demo';
@@ -22,8 +25,8 @@ export function createLogger(config: Config): Logger {
 export async function openStore(config: Config): Promise<Database> {
   const db = await openDatabase(config.database, {
     statementTimeoutMs: config.statementTimeoutMs,
-    lockTimeoutMs: 500,
-    connectionTimeoutMs: 2000,
+    lockTimeoutMs: config.lockTimeoutMs,
+    connectionTimeoutMs: config.connectionTimeoutMs,
     // each admitted read runs at most 3 statements at once, plus one for the readiness probe
     maxConnections: config.dbReads * 3 + 1,
   });
@@ -48,8 +51,33 @@ async function seedIfEmpty(db: Database, logger: Logger): Promise<void> {
 }
 
 /**
- * Stops admission (ready and new requests → 503 with Connection: close), stops listening, lets
- * in-flight requests finish, force-closes what remains after `graceMs`, then closes the database.
+ * Lets the event loop take what clients had already sent when admission stopped: connections
+ * still in the listen backlog, requests still in socket buffers. Until they are read, Node counts
+ * such a connection as idle, and closing it (server.close closes idle connections) resets a
+ * request that was written before the shutdown. Returns once a few turns of the loop saw no new
+ * connection nor request (at most ~100 turns); those requests are answered 503 with
+ * Connection: close like any request after admission stopped.
+ */
+async function settle(server: Server): Promise<void> {
+  let events = 0;
+  const seen = () => events++;
+  server.on('connection', seen);
+  server.on('request', seen);
+  try {
+    for (let turns = 0, quiet = 0; quiet < 3 && turns < 100; turns++) {
+      const before = events;
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      quiet = events === before ? quiet + 1 : 0;
+    }
+  } finally {
+    server.off('connection', seen);
+    server.off('request', seen);
+  }
+}
+
+/**
+ * Stops admission (ready and new requests → 503 with Connection: close), answers the requests
+ * already sent (settle), stops listening, lets in-flight requests finish, force-closes what remains after `graceMs`, then closes the database.
  * Idempotent: every call returns the same promise.
  */
 export function gracefulShutdown(
@@ -64,6 +92,7 @@ export function gracefulShutdown(
     (stopping ??= (async () => {
       state.stopping = true;
       logger.info('shutting down: draining in-flight requests');
+      await settle(app.server);
       const force = setTimeout(() => {
         logger.warn('grace period over: closing remaining connections');
         app.server.closeAllConnections();
@@ -99,6 +128,8 @@ export function delayedShutdown(state: ServiceState, delayMs: number, drain: () 
 export interface RunningServer {
   readonly app: FastifyInstance;
   readonly url: string;
+  /** The operator listener, when LINEUP_ADMIN_PORT is set. */
+  readonly admin: RunningAdmin | null;
   stop(): Promise<void>;
 }
 
@@ -107,7 +138,8 @@ export async function serve(config: Config): Promise<RunningServer> {
   const db = await openStore(config);
   if (config.seedDemo) await seedIfEmpty(db, logger);
   const state: ServiceState = { stopping: false };
-  const app = await buildApp({ config, db, logger, state });
+  const operations = createOperations(db, config);
+  const app = await buildApp({ config, db, logger, state, operations });
   // Fastify writes the one start-up line: where it listens and which database it uses.
   await app.listen({
     host: config.host,
@@ -118,7 +150,25 @@ export async function serve(config: Config): Promise<RunningServer> {
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
 
+  // The operator listener answers through the drain (/ready says 503, /live 200) and closes last.
+  let admin: RunningAdmin | null = null;
+  if (config.adminPort !== null) {
+    try {
+      admin = await startAdmin(config.adminHost, config.adminPort, { operations, state, logger });
+    } catch (err) {
+      await app.close();
+      await db.close();
+      throw err;
+    }
+  }
   const drain = gracefulShutdown(app, db, state, config.shutdownGraceMs, logger);
-  const stop = delayedShutdown(state, config.shutdownDelayMs, drain, logger);
-  return { app, url, stop };
+  const shutdown = delayedShutdown(state, config.shutdownDelayMs, drain, logger);
+  const stop = async () => {
+    try {
+      await shutdown();
+    } finally {
+      await admin?.close();
+    }
+  };
+  return { app, url, admin, stop };
 }

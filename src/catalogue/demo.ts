@@ -2,11 +2,13 @@
  * The demo catalogue (`lineup seed`): a realistic, deterministic catalogue document generated
  * lazily as text, so 1,000,000 Events never sit in memory, and imported through the ordinary
  * importer. The document is a function of (events, seed, anchorDate); anchorDate defaults to
- * today (UTC) so that the Events spread over the past and future years around the present.
+ * today (UTC) so that the Events spread over the past and future years around the present, and
+ * their change markers over the 180 days before it (demo/markers.ts).
  */
 import { Readable } from 'node:stream';
 import type { Database } from '../db/database.js';
 import { DemoCatalogue } from './demo/entities.js';
+import { demoMarker } from './demo/markers.js';
 import { todayUtc } from './demo/time.js';
 import type { Collection } from './document.js';
 import { importEntities, type ImportProgress, type ImportSummary } from './importer.js';
@@ -78,12 +80,17 @@ function* chunksOf(demo: DemoCatalogue): Generator<string> {
   function* range<T>(n: number, make: (i: number) => T): Generator<T> {
     for (let i = 0; i < n; i++) yield make(i);
   }
-  yield* array('media', true, range(c.media, (i) => demo.media(i)));
-  yield* array('artists', false, range(c.artists, (i) => demo.artist(i)));
-  yield* array('venues', false, range(c.venues, (i) => demo.venue(i)));
-  yield* array('series', false, range(c.series, (i) => demo.series(i)));
-  yield* array('editions', false, demo.editions());
-  yield* array('events', false, range(c.events, (i) => demo.event(i)));
+  // every entity carries its own change marker (demo/markers.ts)
+  const marked = <T extends { publicId: string }>(item: T): T => ({ ...item, updatedAt: demoMarker(demo.seed, demo.anchorDate, item.publicId) });
+  function* markAll<T extends { publicId: string }>(items: Iterable<T>): Generator<T> {
+    for (const item of items) yield marked(item);
+  }
+  yield* array('media', true, range(c.media, (i) => marked(demo.media(i))));
+  yield* array('artists', false, range(c.artists, (i) => marked(demo.artist(i))));
+  yield* array('venues', false, range(c.venues, (i) => marked(demo.venue(i))));
+  yield* array('series', false, range(c.series, (i) => marked(demo.series(i))));
+  yield* array('editions', false, markAll(demo.editions()));
+  yield* array('events', false, range(c.events, (i) => marked(demo.event(i))));
   yield `${chunk}\n}\n`;
 }
 

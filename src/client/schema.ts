@@ -16,8 +16,13 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Browser preflight (CORS)
+         * @description Allowed methods GET, HEAD, OPTIONS; the only additionally accepted request header is If-None-Match; any origin; credentials disabled. Preflights spend a rate-limit token.
+         */
+        options: operations["getHealthPreflight"];
+        /** Reports that the process runs (headers only) */
+        head: operations["getHealthHead"];
         patch?: never;
         trace?: never;
     };
@@ -33,8 +38,13 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Browser preflight (CORS)
+         * @description Allowed methods GET, HEAD, OPTIONS; the only additionally accepted request header is If-None-Match; any origin; credentials disabled. Preflights spend a rate-limit token.
+         */
+        options: operations["getReadyPreflight"];
+        /** Reports that the service can read its database (headers only) */
+        head: operations["getReadyHead"];
         patch?: never;
         trace?: never;
     };
@@ -580,8 +590,8 @@ export interface operations {
                     "Access-Control-Expose-Headers": string;
                     /** @description Always no-store */
                     "Cache-Control": "no-store";
-                    /** @description The supported methods: GET */
-                    Allow: "GET";
+                    /** @description The supported methods: GET, HEAD, OPTIONS */
+                    Allow: "GET, HEAD, OPTIONS";
                     [name: string]: unknown;
                 };
                 content: {
@@ -717,6 +727,276 @@ export interface operations {
             };
         };
     };
+    getHealthPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Preflight accepted (no body) */
+            204: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description GET, HEAD, OPTIONS */
+                    "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS";
+                    /** @description If-None-Match */
+                    "Access-Control-Allow-Headers": "If-None-Match";
+                    /** @description Seconds a browser may cache the preflight */
+                    "Access-Control-Max-Age": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URL too long (type invalid_query): the normalized URL, including room reserved for the continuation cursor, exceeds 4,096 bytes */
+            414: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (type rate_limited): the client token bucket is exhausted */
+            429: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure, persisted-data overflow or invalid persisted projection (type internal_error) */
+            500: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable (type unavailable): database or read admission unavailable, HTTP capacity exhausted, rate-limiter store full, readiness failure, stopping */
+            503: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getHealthHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the headers of the GET, no body */
+            200: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid query (type invalid_query): this operation accepts no query parameters */
+            400: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed (type method_not_allowed) */
+            405: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description The supported methods: GET, HEAD, OPTIONS */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URL too long (type invalid_query): the normalized URL, including room reserved for the continuation cursor, exceeds 4,096 bytes */
+            414: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limited (type rate_limited): the client token bucket is exhausted */
+            429: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure, persisted-data overflow or invalid persisted projection (type internal_error) */
+            500: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable (type unavailable): database or read admission unavailable, HTTP capacity exhausted, rate-limiter store full, readiness failure, stopping */
+            503: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getReady: {
         parameters: {
             query?: never;
@@ -789,8 +1069,8 @@ export interface operations {
                     "Access-Control-Expose-Headers": string;
                     /** @description Always no-store */
                     "Cache-Control": "no-store";
-                    /** @description The supported methods: GET */
-                    Allow: "GET";
+                    /** @description The supported methods: GET, HEAD, OPTIONS */
+                    Allow: "GET, HEAD, OPTIONS";
                     [name: string]: unknown;
                 };
                 content: {
@@ -923,6 +1203,276 @@ export interface operations {
                         };
                     };
                 };
+            };
+        };
+    };
+    getReadyPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Preflight accepted (no body) */
+            204: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description GET, HEAD, OPTIONS */
+                    "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS";
+                    /** @description If-None-Match */
+                    "Access-Control-Allow-Headers": "If-None-Match";
+                    /** @description Seconds a browser may cache the preflight */
+                    "Access-Control-Max-Age": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URL too long (type invalid_query): the normalized URL, including room reserved for the continuation cursor, exceeds 4,096 bytes */
+            414: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Rate limited (type rate_limited): the client token bucket is exhausted */
+            429: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unexpected failure, persisted-data overflow or invalid persisted projection (type internal_error) */
+            500: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Unavailable (type unavailable): database or read admission unavailable, HTTP capacity exhausted, rate-limiter store full, readiness failure, stopping */
+            503: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        ok: false;
+                        error: {
+                            type: "invalid_query" | "not_found" | "method_not_allowed" | "rate_limited" | "unavailable" | "internal_error";
+                            message: string;
+                            details?: {
+                                parameter: string;
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+    };
+    getReadyHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the headers of the GET, no body */
+            200: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid query (type invalid_query): this operation accepts no query parameters */
+            400: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Method not allowed (type method_not_allowed) */
+            405: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description The supported methods: GET, HEAD, OPTIONS */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URL too long (type invalid_query): the normalized URL, including room reserved for the continuation cursor, exceeds 4,096 bytes */
+            414: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Rate limited (type rate_limited): the client token bucket is exhausted */
+            429: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected failure, persisted-data overflow or invalid persisted projection (type internal_error) */
+            500: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unavailable (type unavailable): database or read admission unavailable, HTTP capacity exhausted, rate-limiter store full, readiness failure, stopping */
+            503: {
+                headers: {
+                    /** @description Server-generated request identifier */
+                    "X-Request-ID": string;
+                    /** @description Always * */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description ETag, Retry-After, Age, X-Request-ID */
+                    "Access-Control-Expose-Headers": string;
+                    /** @description Always no-store */
+                    "Cache-Control": "no-store";
+                    /** @description Seconds to wait: digits only; guidance, not a reservation */
+                    "Retry-After": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -26,6 +26,21 @@ export interface Config {
   readonly preparedStatements: boolean;
   /** On SIGTERM, ready answers 503 this long while requests are still served, before the drain. */
   readonly shutdownDelayMs: number;
+  /** Operator listener (/live, /ready, /metrics); null = off. */
+  readonly adminPort: number | null;
+  readonly adminHost: string;
+  /** Trusted sources (CIDRs, canonical) whose connections begin with a PROXY protocol header. */
+  readonly proxyProtocol: readonly string[];
+  /** Listener deadlines (spec Limits: 5 s each) and requests per connection (100). */
+  readonly headersTimeoutMs: number;
+  readonly requestTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  readonly maxRequestsPerConnection: number;
+  /** Database lock and connection timeouts (spec Limits: 500 ms, 2 s). */
+  readonly lockTimeoutMs: number;
+  readonly connectionTimeoutMs: number;
+  /** Rate limiter: an identity idle this long is forgotten (spec Limits: 5 min). */
+  readonly rateIdleMs: number;
 }
 
 export class ConfigError extends Error {
@@ -82,6 +97,8 @@ function boolean(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boole
   throw new ConfigError(name, `must be true or false, got "${raw}"`);
 }
 
+import { trustedSources } from './trusted-sources.js';
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.LINEUP_LOG_LEVEL ?? 'info').trim() || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -89,6 +106,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const host = (env.HOST ?? '127.0.0.1').trim() || '127.0.0.1';
   const database = parseDatabaseUrl((env.DATABASE_URL ?? '').trim() || DEFAULT_DATABASE_URL);
+  const adminPortRaw = (env.LINEUP_ADMIN_PORT ?? '').trim();
+  const headersTimeoutMs = integer(env, 'LINEUP_HEADERS_TIMEOUT_MS', 5000, 1, 600_000);
+  const requestTimeoutMs = integer(env, 'LINEUP_REQUEST_TIMEOUT_MS', 5000, 1, 600_000);
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new ConfigError('LINEUP_REQUEST_TIMEOUT_MS', `must be at least LINEUP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}), got ${requestTimeoutMs}`);
+  }
   return {
     host,
     port: integer(env, 'PORT', 3000, 0, 65535),
@@ -107,6 +130,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     migrate: boolean(env, 'LINEUP_MIGRATE', true),
     preparedStatements: boolean(env, 'LINEUP_PREPARED_STATEMENTS', true),
     shutdownDelayMs: integer(env, 'LINEUP_SHUTDOWN_DELAY_MS', 0, 0, 600_000),
+    adminPort: adminPortRaw === '' || adminPortRaw.toLowerCase() === 'off' ? null : integer(env, 'LINEUP_ADMIN_PORT', 0, 0, 65535),
+    adminHost: (env.LINEUP_ADMIN_HOST ?? '127.0.0.1').trim() || '127.0.0.1',
+    proxyProtocol: trustedSources(env.LINEUP_PROXY_PROTOCOL ?? '', 'LINEUP_PROXY_PROTOCOL'),
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: integer(env, 'LINEUP_KEEP_ALIVE_TIMEOUT_MS', 5000, 1, 600_000),
+    maxRequestsPerConnection: integer(env, 'LINEUP_MAX_REQUESTS_PER_CONNECTION', 100, 1, 1_000_000),
+    lockTimeoutMs: integer(env, 'LINEUP_LOCK_TIMEOUT_MS', 500, 1, 600_000),
+    connectionTimeoutMs: integer(env, 'LINEUP_CONNECTION_TIMEOUT_MS', 2000, 1, 600_000),
+    rateIdleMs: integer(env, 'LINEUP_RATE_IDLE_MS', 300_000, 1, 86_400_000),
   };
 }
 

@@ -45,7 +45,7 @@ const malformed = () => invalidQuery('The cursor is invalid.', [{ parameter: 'cu
  */
 export function openCursor(cursor: string): { fingerprint: unknown; position: unknown } {
   if (cursor.length > MAX_CURSOR_LENGTH) {
-    throw invalidQuery('The cursor is invalid.', [{ parameter: 'cursor', message: `must be at most ${MAX_CURSOR_LENGTH} characters` }]);
+    throw invalidQuery('The cursor is invalid.', [{ parameter: 'cursor', message: `must be at most ${MAX_CURSOR_LENGTH} characters. ${restartHint}` }]);
   }
   const dot = cursor.indexOf('.');
   if (dot <= 0) throw malformed();

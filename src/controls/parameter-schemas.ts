@@ -14,7 +14,7 @@
 import { Type, type TInteger, type TLiteral, type TSchema, type TString, type TUnion } from '@sinclair/typebox';
 import { ADMINISTRATIVE_STATES, EVENT_FIELDS, EVENT_INCLUDES, EVENT_SORTS, TEMPORAL_PHASES } from '../plan/event-fields.js';
 import { EDITION_SORTS, MEMBER_SORTS, NAMED_SORTS, VENUE_SORTS, VENUE_STATUSES } from '../plan/resource-fields.js';
-import { MAX_CURSOR_LENGTH } from './cursor.js';
+import { MAX_CURSOR_LENGTH, restartHint } from './cursor.js';
 import { PUBLIC_ID } from './formats.js';
 
 export interface ParameterSpec<S extends TSchema = TSchema> {
@@ -122,7 +122,7 @@ export const CURSOR = queryParameter(
   'cursor',
   Type.String({ minLength: 1, maxLength: MAX_CURSOR_LENGTH }),
   'Opaque value from links.next; use with unchanged controls',
-  `must be at most ${MAX_CURSOR_LENGTH} characters`,
+  `must be at most ${MAX_CURSOR_LENGTH} characters. ${restartHint}`,
 );
 export const UPDATED_SINCE = queryParameter(
   'updatedSince',

@@ -20,7 +20,10 @@ function decode(component: string): string | null {
   }
 }
 
-/** Splits and decodes; refuses malformed escapes, NUL characters and too many parameters. */
+/**
+ * Splits and decodes; refuses malformed escapes, NUL characters and too many parameters (reading
+ * stops at the 33rd).
+ */
 export function parseQueryString(search: string): RawQuery {
   const params = new Map<string, string[]>();
   if (search === '') return params;
@@ -28,7 +31,9 @@ export function parseQueryString(search: string): RawQuery {
   let count = 0;
   for (const segment of search.split('&')) {
     if (segment === '') continue;
-    count++;
+    // Past the limit nothing more is read: the refusal is decided, and a query of thousands of
+    // malformed segments must not cost (or answer) one problem each.
+    if (++count > MAX_QUERY_PARAMETERS) break;
     const eq = segment.indexOf('=');
     const rawName = eq === -1 ? segment : segment.slice(0, eq);
     const rawValue = eq === -1 ? '' : segment.slice(eq + 1);

@@ -16,6 +16,21 @@ export const MAX_CONCURRENT_STATEMENTS = 3;
 
 export type StatementObserver = (statement: Statement) => void;
 
+/** How one statement ended: the metrics' `outcome` label. */
+export type StatementOutcome = 'ok' | 'timeout' | 'unavailable' | 'error';
+
+/** Told of every statement's kind (its name), duration in seconds and outcome. */
+export type StatementTiming = (kind: string, seconds: number, outcome: StatementOutcome) => void;
+
+/** A statement that passed its client-side deadline (a statement timeout PGlite does not enforce). */
+export class StatementDeadlineError extends DatabaseUnavailableError {}
+
+/** 57014 query_canceled is what statement_timeout raises (the service cancels nothing else). */
+function outcomeOf(err: unknown): StatementOutcome {
+  if (err instanceof StatementDeadlineError || (err as { code?: unknown }).code === '57014') return 'timeout';
+  return isUnavailable(err) ? 'unavailable' : 'error';
+}
+
 const UNAVAILABLE_SQLSTATES = new Set(['57014', '55P03', '57P01', '57P02', '57P03', '53300', '53000']);
 const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
 
@@ -42,6 +57,9 @@ export class Reader {
     maxStatements: MAX_STATEMENTS_PER_READ,
     maxConcurrent: MAX_CONCURRENT_STATEMENTS,
   });
+  /** Database work this read started and that has not finished (a client wait or a statement). */
+  private readonly pending = new Set<Promise<unknown>>();
+  private abandoned = false;
 
   /**
    * @param deadlineMs client-side deadline per statement. PostgreSQL enforces
@@ -53,38 +71,87 @@ export class Reader {
     private readonly observer?: StatementObserver,
     private readonly deadlineMs?: number,
     private readonly prepared: PreparedStatements = defaultPrepared,
+    private readonly timing?: StatementTiming,
   ) {}
 
   rows<R extends pg.QueryResultRow>(statement: Statement): Promise<R[]> {
     return this.budget.run(async () => {
+      if (this.abandoned) throw new DatabaseUnavailableError(`statement ${statement.name} of an abandoned read`);
       this.observer?.(statement);
+      const started = performance.now();
       try {
         const name = statement.stablePlan && this.db.engine === 'postgres' ? this.prepared.nameOf(statement.text) : undefined;
+        let rows: R[];
         try {
-          return await this.run<R>(statement, name);
+          rows = await this.run<R>(statement, name);
         } catch (err) {
           if (name === undefined || !isPoolerPrepareError(err)) throw err;
           this.prepared.disable(err as Error);
-          return await this.run<R>(statement, undefined); // the same statement, unnamed: one retry
+          rows = await this.run<R>(statement, undefined); // the same statement, unnamed: one retry
         }
+        this.timing?.(statement.name, (performance.now() - started) / 1000, 'ok');
+        return rows;
       } catch (err) {
+        this.timing?.(statement.name, (performance.now() - started) / 1000, outcomeOf(err));
+        if (err instanceof DatabaseUnavailableError) throw err;
         if (isUnavailable(err)) throw new DatabaseUnavailableError((err as Error).message);
         throw err;
       }
     });
   }
 
+  /** One statement, tracked as pending work of this read until it has finished or failed. */
   private async run<R extends pg.QueryResultRow>(statement: Statement, name: string | undefined): Promise<R[]> {
-    const query = this.db.pool.query<R>({ name, text: statement.text, values: statement.values as unknown[] });
-    const result = this.deadlineMs ? await withDeadline(query, this.deadlineMs, statement.name) : await query;
+    const work = this.execute<R>(statement, name);
+    this.pending.add(work);
+    void work.then(
+      () => this.pending.delete(work),
+      () => this.pending.delete(work),
+    );
+    const result = this.deadlineMs ? await withDeadline(work, this.deadlineMs, statement.name) : await work;
     return result.rows;
+  }
+
+  /**
+   * The read is over (answered, failed or past its deadline): statements still waiting for a
+   * connection or a concurrency slot never start. On PGlite (one connection, a FIFO) such work
+   * would otherwise run after the request got its 503, ahead of new requests.
+   */
+  abandon(): void {
+    this.abandoned = true;
+  }
+
+  /**
+   * Resolves when every statement this read started has finished or been cancelled (by
+   * statement_timeout on PostgreSQL): until then the read still occupies the database.
+   */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+
+  /** One statement on a connection of its own, unless the read was abandoned while it waited. */
+  private async execute<R extends pg.QueryResultRow>(statement: Statement, name: string | undefined): Promise<pg.QueryResult<R>> {
+    const client = await this.db.pool.connect();
+    if (this.abandoned) {
+      client.release();
+      throw new DatabaseUnavailableError(`statement ${statement.name} of an abandoned read`);
+    }
+    try {
+      const result = await client.query<R>({ name, text: statement.text, values: statement.values as unknown[] });
+      client.release();
+      return result;
+    } catch (err) {
+      // as pg.Pool#query does: a client whose statement failed is not reused
+      client.release(err as Error);
+      throw err;
+    }
   }
 }
 
 function withDeadline<T>(work: Promise<T>, ms: number, name: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DatabaseUnavailableError(`statement ${name} passed its ${ms} ms deadline`)), ms);
+    timer = setTimeout(() => reject(new StatementDeadlineError(`statement ${name} passed its ${ms} ms deadline`)), ms);
   });
   work.catch(() => {}); // a late failure after the deadline is not unhandled
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));

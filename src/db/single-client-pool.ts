@@ -15,6 +15,8 @@ export class SingleClientPool {
   private connected: Promise<void> | null = null;
   private tail: Promise<void> = Promise.resolve();
   private ended = false;
+  private held = false;
+  private waiting = 0;
 
   constructor(config: pg.ClientConfig) {
     this.client = new pg.Client(config);
@@ -33,19 +35,23 @@ export class SingleClientPool {
     const mine = new Promise<void>((resolve) => (release = resolve));
     const previous = this.tail;
     this.tail = previous.then(() => mine);
+    this.waiting++;
     await previous;
+    this.waiting--;
     try {
       await this.ensureConnected();
     } catch (err) {
       release();
       throw err;
     }
+    this.held = true;
     let released = false;
     const lease = {
       query: this.client.query.bind(this.client),
       release: (() => {
         if (!released) {
           released = true;
+          this.held = false;
           release();
         }
       }) as Release,
@@ -63,7 +69,22 @@ export class SingleClientPool {
     });
   }
 
-  on(): this {
+  /** pg.Pool's counters, for the pool metrics: one connection, in use or idle. */
+  get totalCount(): number {
+    return this.connected && !this.ended ? 1 : 0;
+  }
+
+  get idleCount(): number {
+    return this.totalCount === 1 && !this.held ? 1 : 0;
+  }
+
+  get waitingCount(): number {
+    return this.waiting;
+  }
+
+  /** 'error' listeners hear the client's errors (the pool's own are those of its one client). */
+  on(event: string, listener: (...args: unknown[]) => void): this {
+    if (event === 'error') this.client.on('error', listener);
     return this;
   }
 

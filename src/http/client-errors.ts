@@ -43,20 +43,55 @@ export function failedRequestLine(packet: Buffer | undefined, bytesParsed: numbe
   return { method: match[1]!, lineEnded: packet.subarray(start, stop).includes('\n') };
 }
 
-function refusalFor(err: ParserError, line: FailedRequestLine): ApiError {
+export type ParserRefusalReason = 'parser_malformed' | 'parser_headers_too_large' | 'parser_uri_too_long' | 'parser_timeout';
+
+function refusalFor(err: ParserError, line: FailedRequestLine, requestTimeoutMs: number): { error: ApiError; reason: ParserRefusalReason } {
   if (err.code === 'HPE_HEADER_OVERFLOW') {
-    if (line.method !== null && !line.lineEnded) return uriTooLong();
-    return invalidQuery('The request headers are too large (at most 16 KiB).');
+    if (line.method !== null && !line.lineEnded) return { error: uriTooLong(), reason: 'parser_uri_too_long' };
+    return { error: invalidQuery('The request headers are too large (at most 16 KiB).'), reason: 'parser_headers_too_large' };
   }
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return invalidQuery('The request was not received in time (5 s).');
-  if (err.code === 'HPE_URI_TOO_LONG') return uriTooLong();
-  return invalidQuery('The request is malformed.');
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    const seconds = Math.round(requestTimeoutMs / 100) / 10;
+    return { error: invalidQuery(`The request was not received in time (${seconds} s).`), reason: 'parser_timeout' };
+  }
+  if (err.code === 'HPE_URI_TOO_LONG') return { error: uriTooLong(), reason: 'parser_uri_too_long' };
+  return { error: invalidQuery('The request is malformed.'), reason: 'parser_malformed' };
 }
 
-export function clientErrorHandler(err: ParserError, socket: Socket): void {
-  if (err.code === 'ECONNRESET' || socket.destroyed) return;
-  const line = failedRequestLine(Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined, err.bytesParsed);
-  const error = refusalFor(err, line);
+export interface ParserRefusal {
+  /** The X-Request-ID the refusal answered with. */
+  readonly requestId: string;
+  readonly reason: ParserRefusalReason;
+  readonly status: number;
+  /** Node's parser error code (HPE_…, ERR_HTTP_REQUEST_TIMEOUT). */
+  readonly code: string | undefined;
+  readonly remoteAddress: string | undefined;
+}
+
+export interface ClientErrorOptions {
+  /** The listener's request deadline, named in the timeout refusal's message. */
+  readonly requestTimeoutMs?: number;
+  /** Told of every refusal written (for the log line and the refusal metric). */
+  readonly onRefusal?: (refusal: ParserRefusal) => void;
+}
+
+export function createClientErrorHandler(options: ClientErrorOptions = {}): (err: ParserError, socket: Socket) => void {
+  const requestTimeoutMs = options.requestTimeoutMs ?? 5000;
+  return (err, socket) => {
+    if (err.code === 'ECONNRESET' || socket.destroyed) return;
+    const line = failedRequestLine(Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined, err.bytesParsed);
+    const { error, reason } = refusalFor(err, line, requestTimeoutMs);
+    const requestId = randomUUID();
+    const remoteAddress = socket.remoteAddress; // gone once the socket is destroyed
+    writeRefusal(socket, error, requestId, line.method === 'HEAD');
+    options.onRefusal?.({ requestId, reason, status: error.status, code: err.code, remoteAddress });
+  };
+}
+
+/** The listener's parser refusals with the spec's defaults, told to nobody. */
+export const clientErrorHandler = createClientErrorHandler();
+
+function writeRefusal(socket: Socket, error: ApiError, requestId: string, head: boolean): void {
   const body = errorBody(error);
   if (socket.writable) {
     socket.write(
@@ -66,8 +101,8 @@ export function clientErrorHandler(err: ParserError, socket: Socket): void {
         `Cache-Control: no-store\r\n` +
         `Access-Control-Allow-Origin: *\r\n` +
         `Access-Control-Expose-Headers: ETag, Retry-After, Age, X-Request-ID\r\n` +
-        `X-Request-ID: ${randomUUID()}\r\n` +
-        `Connection: close\r\n\r\n${line.method === 'HEAD' ? '' : body}`,
+        `X-Request-ID: ${requestId}\r\n` +
+        `Connection: close\r\n\r\n${head ? '' : body}`,
     );
   }
   socket.destroy();

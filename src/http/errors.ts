@@ -29,8 +29,18 @@ export class ApiError extends Error {
   }
 }
 
+/** At most this many problems are listed; one more entry says how many were left out. */
+export const MAX_DETAILS = 10;
+
+/** The first MAX_DETAILS problems and a summary of the rest: an error body stays a few KB. */
+export function boundedDetails(details: readonly ErrorDetail[]): readonly ErrorDetail[] {
+  if (details.length <= MAX_DETAILS) return details;
+  const rest = details.length - MAX_DETAILS;
+  return [...details.slice(0, MAX_DETAILS), { parameter: '*', message: `${rest} more problem${rest === 1 ? '' : 's'} not listed` }];
+}
+
 export const invalidQuery = (message: string, details: readonly ErrorDetail[] = []) =>
-  new ApiError(400, 'invalid_query', message, details);
+  new ApiError(400, 'invalid_query', message, boundedDetails(details));
 
 export const notFound = (message = 'No resource exists at this address.') => new ApiError(404, 'not_found', message);
 

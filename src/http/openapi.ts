@@ -201,7 +201,7 @@ function operation(op: OperationSpec, method: 'get' | 'head') {
       headers: { ...COMMON_HEADERS, ...CACHED, ...ETAG, ...DATE },
     };
   }
-  Object.assign(responses, errorResponses(method, resource, resource ? 'GET, HEAD, OPTIONS' : 'GET'));
+  Object.assign(responses, errorResponses(method, resource, 'GET, HEAD, OPTIONS'));
   const parameters: Record<string, unknown>[] = op.parameters.map((p) => ({
     name: p.name,
     in: p.in,
@@ -229,7 +229,7 @@ function operation(op: OperationSpec, method: 'get' | 'head') {
   };
 }
 
-/** Browser preflight (spec: Pre-flight and CORS), answered for every resource path. */
+/** Browser preflight (spec: Pre-flight and CORS), answered for every path, operational ones included. */
 function preflight(op: OperationSpec) {
   return {
     operationId: `${op.operationId}Preflight`,
@@ -274,12 +274,7 @@ export function openApiDocument(): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   for (const op of OPERATIONS) {
     const path = op.path.replace(/:([A-Za-z]+)/g, '{$1}');
-    const item: Record<string, unknown> = { get: operation(op, 'get') };
-    if (op.kind !== 'operational') {
-      item.head = operation(op, 'head');
-      item.options = preflight(op);
-    }
-    paths[path] = item;
+    paths[path] = { get: operation(op, 'get'), head: operation(op, 'head'), options: preflight(op) };
   }
   return {
     openapi: '3.1.0',
@@ -290,7 +285,7 @@ export function openApiDocument(): Record<string, unknown> {
         'Anonymous, read-only JSON API over a catalogue of live-music Events, Artists, Venues, Series and Editions. ' +
         'The document is environment-independent (no servers): supply the base address to generated clients. ' +
         'Collections are paged: follow links.next until it is null. Output updatedAt values are compared as strings. ' +
-        'Every resource GET also answers HEAD (same headers, no body) and OPTIONS (browser preflight). ' +
+        'Every GET, operational ones included, also answers HEAD (same headers, no body) and OPTIONS (browser preflight). ' +
         'Extensions beyond the v1 contract (additive): near/radiusKm on /v1/venues and /v1/events with sort=distance and distanceKm on Venues, ' +
         'and the text/calendar feeds /v1/artists/{artistId}/calendar.ics, /v1/venues/{venueId}/calendar.ics, /v1/series/{seriesId}/calendar.ics.',
       license: { name: 'UNLICENSED (proprietary)' },

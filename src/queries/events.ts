@@ -20,25 +20,25 @@ const SORT_KEYS: Record<EventSort, readonly SortKey[]> = {
     { expr: 'e.start_local_date', direction: 'asc', cast: 'date' },
     { expr: 'e.start_rank', direction: 'asc', cast: 'int2' },
     { expr: 'e.start_key', direction: 'asc', cast: 'timestamptz' },
-    { expr: 'e.public_id', direction: 'asc', cast: 'text' },
+    { expr: 'e.public_id', direction: 'asc', cast: 'text', kind: 'publicId' },
   ],
   '-startLocalDate': [
     { expr: 'e.start_local_date', direction: 'desc', cast: 'date' },
     { expr: 'e.start_rank', direction: 'asc', cast: 'int2' },
     { expr: 'e.start_key', direction: 'desc', cast: 'timestamptz' },
-    { expr: 'e.public_id', direction: 'asc', cast: 'text' },
+    { expr: 'e.public_id', direction: 'asc', cast: 'text', kind: 'publicId' },
   ],
   startInstant: [
     { expr: 'e.start_at', direction: 'asc', cast: 'timestamptz' },
-    { expr: 'e.public_id', direction: 'asc', cast: 'text' },
+    { expr: 'e.public_id', direction: 'asc', cast: 'text', kind: 'publicId' },
   ],
   '-startInstant': [
     { expr: 'e.start_at', direction: 'desc', cast: 'timestamptz' },
-    { expr: 'e.public_id', direction: 'asc', cast: 'text' },
+    { expr: 'e.public_id', direction: 'asc', cast: 'text', kind: 'publicId' },
   ],
   updatedAt: [
     { expr: 'e.updated_at', direction: 'asc', cast: 'timestamptz' },
-    { expr: 'e.public_id', direction: 'asc', cast: 'text' },
+    { expr: 'e.public_id', direction: 'asc', cast: 'text', kind: 'publicId' },
   ],
 };
 

@@ -100,8 +100,10 @@ function countNames(row: ListRow): number {
   return n;
 }
 
-const asc = (expr: string, cast = 'text'): SortKey => ({ expr, direction: 'asc', cast });
-const desc = (expr: string, cast = 'text'): SortKey => ({ expr, direction: 'desc', cast });
+// A publicId tie-breaker only ever holds a publicId (a cursor key of any other text is malformed).
+const kindOf = (expr: string) => (expr.endsWith('.public_id') ? { kind: 'publicId' as const } : {});
+const asc = (expr: string, cast = 'text'): SortKey => ({ expr, direction: 'asc', cast, ...kindOf(expr) });
+const desc = (expr: string, cast = 'text'): SortKey => ({ expr, direction: 'desc', cast, ...kindOf(expr) });
 
 /** `name`, `-name` (bytewise: names are COLLATE "C") and `updatedAt`; publicId breaks ties. */
 export function namedKeys(alias: string, sort: 'name' | '-name' | 'updatedAt'): SortKey[] {

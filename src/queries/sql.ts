@@ -14,11 +14,11 @@ const CAST_KINDS: Readonly<Record<string, KeyKind>> = {
   float8: 'distance',
 };
 
-function fitsCast(cast: string, value: unknown): boolean {
-  const kind = CAST_KINDS[cast];
+/** The key's own kind, else the kind its cast takes; anything else never reaches the database. */
+function fitsKey(key: SortKey, value: unknown): boolean {
+  const kind = key.kind ?? CAST_KINDS[key.cast];
   if (kind === undefined) return false;
-  const v = kind === 'rank' && typeof value === 'string' ? Number(value) : value;
-  return (typeof v === 'string' || typeof v === 'number') && isKeyOfKind(kind, v);
+  return (typeof value === 'string' || typeof value === 'number') && isKeyOfKind(kind, value);
 }
 
 export class Params {
@@ -49,6 +49,8 @@ export interface SortKey {
   readonly direction: 'asc' | 'desc';
   /** The SQL type a cursor value is cast to. */
   readonly cast: string;
+  /** What a cursor value of this key must be (default: the cast's kind, e.g. text → name). */
+  readonly kind?: KeyKind;
 }
 
 /**
@@ -58,7 +60,7 @@ export interface SortKey {
  */
 export function keysetAfter(keys: readonly SortKey[], values: readonly unknown[], params: Params): string {
   // A (re-sealed) cursor whose values are not of the keys' types is malformed: 400, never a cast error.
-  if (values.length !== keys.length || !keys.every((k, i) => fitsCast(k.cast, values[i]))) throw malformedCursor();
+  if (values.length !== keys.length || !keys.every((k, i) => fitsKey(k, values[i]))) throw malformedCursor();
   const placeholders = keys.map((k, i) => params.add(values[i], k.cast));
   const sameDirection = keys.every((k) => k.direction === keys[0]?.direction);
   if (sameDirection) {

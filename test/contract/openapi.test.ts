@@ -1,7 +1,7 @@
 /**
  * The contract itself: openapi.json is what `lineup openapi` prints (generated from the TypeBox
  * schemas), it has exactly the 19 GET operations of decisions §2 and the 3 calendar feeds of
- * decisions §8 (extension), with HEAD and OPTIONS on the 20 resource paths, every status of the Errors table with its body and headers, inline schemas,
+ * decisions §8 (extension), with HEAD and OPTIONS on all 22 paths, every status of the Errors table with its body and headers, inline schemas,
  * no servers; it lints clean with Redocly's recommended ruleset (redocly.yaml); every schema
  * compiles under ajv strict; the committed client types are generated from it; and the
  * response validator that test/helper.ts applies to every HTTP response rejects what it must.
@@ -32,14 +32,15 @@ describe('the OpenAPI contract (openapi.json)', () => {
     assert.equal(committed.components, undefined);
   });
 
-  it('has exactly the 19 GET operations of decisions §2 and the 3 calendar feeds (§8), HEAD and OPTIONS on the 20 resource paths', () => {
+  it('has exactly the 19 GET operations of decisions §2 and the 3 calendar feeds (§8), HEAD and OPTIONS on all 22 paths', () => {
     const paths = Object.keys(committed.paths).sort();
     assert.deepEqual(paths, [...RESOURCE_PATHS, ...OPERATIONAL_PATHS].map(templated).sort());
     const methods = (m: string) => paths.filter((p) => committed.paths[p][m] !== undefined);
     assert.equal(methods('get').length, 19 + 3);
     assert.deepEqual(paths.filter((p) => p.endsWith('/calendar.ics')), ['/v1/artists/{artistId}/calendar.ics', '/v1/series/{seriesId}/calendar.ics', '/v1/venues/{venueId}/calendar.ics']);
-    assert.deepEqual(methods('head').sort(), RESOURCE_PATHS.map(templated).sort());
-    assert.deepEqual(methods('options').sort(), RESOURCE_PATHS.map(templated).sort());
+    // operational routes too (issue 13): they answer HEAD and the preflight like resource routes
+    assert.deepEqual(methods('head'), paths);
+    assert.deepEqual(methods('options'), paths);
     for (const p of paths) {
       for (const m of ['put', 'post', 'delete', 'patch', 'trace']) assert.equal(committed.paths[p][m], undefined);
     }

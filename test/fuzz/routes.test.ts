@@ -16,7 +16,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { OPERATIONS, type OperationSpec } from '../../src/http/openapi.js';
 import { engines, openTestDatabase, startServer, type TestDatabase, type TestServer } from '../helper.js';
 import { ARTISTS, EDITIONS, IDS, SERIES, VENUES } from '../fixtures/events-catalogue.js';
-import { assertContractResponse, assertErrorBody, importCanaryCatalogue, rawRequest } from './support.js';
+import { CURSOR_SOURCES, assertContractResponse, assertErrorBody, importCanaryCatalogue, rawRequest } from './support.js';
 
 const FUZZ_MS = Number(process.env.LINEUP_FUZZ_MS ?? 1500);
 const SEED = process.env.LINEUP_FUZZ_SEED === undefined ? undefined : Number(process.env.LINEUP_FUZZ_SEED);
@@ -226,22 +226,6 @@ function requestArb(op: OperationSpec, cursors: readonly string[]): fc.Arbitrary
 // ---------------------------------------------------------------------------------------------
 
 assert.equal(OPERATIONS.length, 19 + 3, 'the contract has 19 operations and the 3 calendar feeds (extension)');
-
-/** A real request per route for the parent ids used below, to harvest real cursors. */
-const CURSOR_SOURCES: Record<string, string> = {
-  '/v1/events': '/v1/events?limit=1',
-  '/v1/events/:eventId/artists': `/v1/events/${IDS.sevenArtists}/artists?limit=1`,
-  '/v1/events/:eventId/venues': `/v1/events/${IDS.sevenArtists}/venues?limit=1`,
-  '/v1/events/:eventId/series': `/v1/events/${IDS.allFields}/series?limit=1`,
-  '/v1/events/:eventId/editions': `/v1/events/${IDS.allFields}/editions?limit=1`,
-  '/v1/artists': '/v1/artists?limit=1',
-  '/v1/venues': '/v1/venues?limit=1',
-  '/v1/series': '/v1/series?limit=1',
-  '/v1/series/:seriesId/artists': `/v1/series/${SERIES.direct}/artists?limit=1`,
-  '/v1/series/:seriesId/editions': `/v1/series/${SERIES.editioned}/editions?limit=1`,
-  '/v1/series/:seriesId/editions/:editionId/venues': `/v1/series/${SERIES.editioned}/editions/${EDITIONS.ed2025}/venues?limit=1`,
-  '/v1/series/:seriesId/editions/:editionId/artists': `/v1/series/${SERIES.editioned}/editions/${EDITIONS.ed2024}/artists?limit=1`,
-};
 
 for (const engine of engines()) {
   describe(`fuzzing all ${OPERATIONS.length} routes on ${engine.name} (${FUZZ_MS} ms per route)`, { timeout: 180_000 }, () => {

@@ -14,7 +14,7 @@ import { importCatalogue } from '../../src/catalogue/importer.js';
 import type { CatalogueDocument } from '../../src/catalogue/document.js';
 import type { Database } from '../../src/db/database.js';
 import { ErrorEnvelope } from '../../src/http/schemas/common.js';
-import { CANARIES, MEDIA, eventsCatalogue } from '../fixtures/events-catalogue.js';
+import { CANARIES, EDITIONS, IDS, MEDIA, SERIES, eventsCatalogue } from '../fixtures/events-catalogue.js';
 
 export interface RawResponse {
   readonly status: number;
@@ -169,3 +169,22 @@ export function assertContractResponse(res: RawResponse, method: string, what: s
     assert.fail(`${what}: 200 body does not match the operation's schema: ${first.join('; ')}`);
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+
+/** A real request per route for the parent ids used below, to harvest real cursors. */
+export const CURSOR_SOURCES: Record<string, string> = {
+  '/v1/events': '/v1/events?limit=1',
+  '/v1/events/:eventId/artists': `/v1/events/${IDS.sevenArtists}/artists?limit=1`,
+  '/v1/events/:eventId/venues': `/v1/events/${IDS.sevenArtists}/venues?limit=1`,
+  '/v1/events/:eventId/series': `/v1/events/${IDS.allFields}/series?limit=1`,
+  '/v1/events/:eventId/editions': `/v1/events/${IDS.allFields}/editions?limit=1`,
+  '/v1/artists': '/v1/artists?limit=1',
+  '/v1/venues': '/v1/venues?limit=1',
+  '/v1/series': '/v1/series?limit=1',
+  '/v1/series/:seriesId/artists': `/v1/series/${SERIES.direct}/artists?limit=1`,
+  '/v1/series/:seriesId/editions': `/v1/series/${SERIES.editioned}/editions?limit=1`,
+  '/v1/series/:seriesId/editions/:editionId/venues': `/v1/series/${SERIES.editioned}/editions/${EDITIONS.ed2025}/venues?limit=1`,
+  '/v1/series/:seriesId/editions/:editionId/artists': `/v1/series/${SERIES.editioned}/editions/${EDITIONS.ed2024}/artists?limit=1`,
+};
+

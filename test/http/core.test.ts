@@ -123,9 +123,9 @@ for (const engine of engines()) {
         assert.equal(res.headers.get('allow'), 'GET, HEAD, OPTIONS');
         assertErrorEnvelope(res.body, 'method_not_allowed');
       }
-      const health = await server.json('/v1/health', { method: 'HEAD' });
+      const health = await server.json('/v1/health', { method: 'DELETE' });
       assert.equal(health.status, 405);
-      assert.equal(health.headers.get('allow'), 'GET');
+      assert.equal(health.headers.get('allow'), 'GET, HEAD, OPTIONS');
     });
 
     it('answers browser preflight for resource paths, no-store, anonymous', async () => {

@@ -18,13 +18,17 @@ const engine = engines()[0]!;
 /** A server whose database answers every statement after `delayMs`. */
 async function slowServer(delayMs: number, graceMs: number) {
   const t = await openTestDatabase(engine);
-  const query = t.db.pool.query.bind(t.db.pool) as (...a: unknown[]) => Promise<unknown>;
+  // reads take a connection per statement (pool.connect); the readiness probe uses pool.query
+  const pool = t.db.pool as unknown as Record<'query' | 'connect', (...a: unknown[]) => Promise<unknown>>;
   const seen = { statements: 0 };
-  (t.db.pool as { query: unknown }).query = async (...args: unknown[]) => {
-    seen.statements++;
-    await new Promise((r) => setTimeout(r, delayMs));
-    return query(...args);
-  };
+  for (const name of ['query', 'connect'] as const) {
+    const original = pool[name].bind(t.db.pool);
+    pool[name] = async (...args: unknown[]) => {
+      seen.statements++;
+      await new Promise((r) => setTimeout(r, delayMs));
+      return original(...args);
+    };
+  }
   const state: ServiceState = { stopping: false };
   const config = configWith({ logLevel: 'silent', dbReads: 10, rateBurst: 1000 });
   const app = await buildApp({ config, db: t.db, state });

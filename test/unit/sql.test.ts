@@ -26,6 +26,10 @@ describe('keysetAfter', () => {
     const good = ['2024-02-29', 0, '2024-02-29 10:00:00.123456+00', 'abcdefghijkl'];
     assert.doesNotThrow(() => keysetAfter(keys, good, new Params()));
     assert.doesNotThrow(() => keysetAfter(keys, ['2024-02-29', 1, '-infinity', 'x'], new Params()));
+    assert.doesNotThrow(() => keysetAfter(keys, ['2024-02-29', 1, '2024-02-29 10:00:00.5+00', 'Caf\u00e9 \uD83C\uDFB8'], new Params()));
+    const tie = { expr: 'e.public_id', direction: 'asc', cast: 'text', kind: 'publicId' } as const;
+    assert.doesNotThrow(() => keysetAfter([asc('e.n', 'text'), tie], ['x', 'abcdefghijkl'], new Params()));
+    assert.throws(() => keysetAfter([asc('e.n', 'text'), tie], ['x', 'abc'], new Params()), ApiError);
     for (const bad of [
       ['2023-02-29', 0, '-infinity', 'x'],
       ['garbage', 0, '-infinity', 'x'],
@@ -34,6 +38,17 @@ describe('keysetAfter', () => {
       ['2024-02-29', 0, '-infinity', null],
       [null, 0, '-infinity', 'x'],
       ['2024-02-29', 0, '-infinity'],
+      // issue 13: text PostgreSQL cannot take, ranks that are strings, instants not in the exact form
+      ['2024-02-29', 0, '-infinity', 'a\u0000b'],
+      ['2024-02-29', 0, '-infinity', '\uD800'],
+      ['2024-02-29', 0, '-infinity', 'x\uDC00'],
+      ['2024-02-29', 0, '-infinity', 'x'.repeat(1025)],
+      ['2024-02-29', '0', '-infinity', 'x'],
+      ['2024-02-29', '', '-infinity', 'x'],
+      ['2024-02-29', 0.5, '-infinity', 'x'],
+      ['2024-02-29', 0, '2024-02-29 10:00:00.500000+00', 'x'],
+      ['2024-02-29', 0, '2024-02-29 10:00:00.1234567+00', 'x'],
+      ['2024-02-29', 0, '2024-02-30 10:00:00+00', 'x'],
     ]) {
       assert.throws(
         () => keysetAfter(keys, bad, new Params()),

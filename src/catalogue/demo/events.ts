@@ -72,7 +72,6 @@ export function demoEvent(demo: DemoCatalogue, i: number): EventInput {
       : [],
     authoring: demo.authoring(r),
   };
-  if (r.chance(0.02)) e.updatedAt = `${demo.anchorYear - 1}-0${r.int(1, 9)}-1${r.int(0, 9)}T0${r.int(0, 9)}:${r.int(10, 59)}:${r.int(10, 59)}.${String(r.int(0, 999999)).padStart(6, '0')}Z`;
   if (r.chance(0.03)) e.active = false;
   return e;
 }

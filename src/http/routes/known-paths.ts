@@ -41,7 +41,7 @@ const toPattern = (path: string) => new RegExp(`^${path.replace(/:[A-Za-z]+/g, S
 
 const KNOWN: readonly KnownPath[] = [
   ...RESOURCE_PATHS.map((p) => ({ pattern: toPattern(p), allow: RESOURCE_ALLOW })),
-  ...OPERATIONAL_PATHS.map((p) => ({ pattern: toPattern(p), allow: 'GET' })),
+  ...OPERATIONAL_PATHS.map((p) => ({ pattern: toPattern(p), allow: RESOURCE_ALLOW })),
 ];
 
 export function knownPath(path: string): KnownPath | undefined {

@@ -1,12 +1,12 @@
 /**
- * GET /v1/health and GET /v1/ready (spec: Endpoints). Health reports only that the process runs;
+ * GET (and HEAD) /v1/health and /v1/ready (spec: Endpoints). Health reports only that the process runs;
  * ready probes the database, sharing one in-flight probe among concurrent callers, and answers
  * 503 when the probe fails or the service is stopping. Neither accepts query parameters.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/database.js';
 import { isUnavailable } from '../../db/reader.js';
-import { invalidQuery, unavailable } from '../errors.js';
+import { DatabaseUnavailableError, invalidQuery, unavailable } from '../errors.js';
 import { sendUncached } from '../respond.js';
 import { searchOf } from '../../controls/query-string.js';
 import type { ServiceState } from '../service-state.js';
@@ -47,16 +47,17 @@ export function readinessProbe(db: Database, timeoutMs: number): () => Promise<b
   };
 }
 
-export function operationalRoutes(app: FastifyInstance, db: Database, state: ServiceState, probeTimeoutMs: number): void {
-  const ready = readinessProbe(db, probeTimeoutMs);
-  app.get('/v1/health', { exposeHeadRoute: false }, async (request, reply) => {
+/** `ready` is the shared probe (the operator listener's /ready uses the same one). */
+export function operationalRoutes(app: FastifyInstance, ready: () => Promise<boolean>, state: ServiceState): void {
+  app.get('/v1/health', async (request, reply) => {
     refuseQuery(request.raw.url ?? '');
     return sendUncached(reply, { ok: true, data: { status: 'ok' } });
   });
-  app.get('/v1/ready', { exposeHeadRoute: false }, async (request, reply) => {
+  app.get('/v1/ready', async (request, reply) => {
     refuseQuery(request.raw.url ?? '');
     if (state.stopping || state.notReady) throw unavailable('The service is stopping.');
-    if (!(await ready())) throw unavailable('The database is not reachable.');
+    // answered and counted like every database-unavailable 503 (reason database_unavailable)
+    if (!(await ready())) throw new DatabaseUnavailableError('readiness probe failed');
     return sendUncached(reply, { ok: true, data: { status: 'ready' } });
   });
 }

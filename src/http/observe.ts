@@ -1,0 +1,123 @@
+/**
+ * What the service records about each request: one log line (`request`, or `refused` with the
+ * reason when admission, the database or capacity turned it away), the request metrics, and the
+ * per-request scope the database layer adds its time to. The scope travels with the request's
+ * async work (AsyncLocalStorage entered in the first onRequest hook, the pattern of
+ * @fastify/request-context), so the route stages need not carry it.
+ *
+ * A client's W3C `traceparent` is logged when valid (parsed by @opentelemetry/core), so one
+ * request can be followed across a proxy and Lineup; the response keeps its own X-Request-ID.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parseTraceParent } from '@opentelemetry/core';
+import { clientIdentity } from '../limits/client-identity.js';
+import type { Metrics, RefusalReason } from '../metrics/metrics.js';
+import type { ParserRefusal } from './client-errors.js';
+
+export interface RequestScope {
+  /** The rate limiter's identity key of the socket peer (spec Limits rule 2). */
+  readonly peer: string;
+  /** The client's traceparent, when valid. */
+  readonly traceparent: string | null;
+  /** Database time spent for this request (sum of its statements' durations). */
+  dbSeconds: number;
+  /** Why the request was refused, if it was. */
+  refusal: RefusalReason | null;
+}
+
+const storage = new AsyncLocalStorage<RequestScope>();
+const scopes = new WeakMap<FastifyRequest, RequestScope>();
+
+/** A traceparent header's canonical form when valid (version-traceid-parentid-flags), else null. */
+export function validTraceparent(header: string | string[] | undefined): string | null {
+  // Node joins repeated headers with ", ", which then fails the format: several is invalid (W3C).
+  if (typeof header !== 'string' || header.length > 512) return null;
+  const context = parseTraceParent(header);
+  if (context === null) return null;
+  const version = header.trim().slice(0, 2);
+  return `${version}-${context.traceId}-${context.spanId}-${context.traceFlags.toString(16).padStart(2, '0')}`;
+}
+
+export function scopeOf(request: FastifyRequest): RequestScope {
+  let scope = scopes.get(request);
+  if (scope === undefined) {
+    scope = {
+      peer: clientIdentity(request.socket.remoteAddress),
+      traceparent: validTraceparent(request.headers.traceparent),
+      dbSeconds: 0,
+      refusal: null,
+    };
+    scopes.set(request, scope);
+  }
+  return scope;
+}
+
+/** The scope of the request whose work is running now (undefined outside a request). */
+export function currentScope(): RequestScope | undefined {
+  return storage.getStore();
+}
+
+/** Registers the scope (before every other onRequest hook) and the per-request log line and metrics. */
+export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
+  app.addHook('onRequest', (request, _reply, done) => {
+    storage.run(scopeOf(request), done);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const scope = scopeOf(request);
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.request(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    // request.log already carries reqId (Fastify's child logger): not repeated here
+    const line = {
+      method: request.method,
+      route,
+      url: request.raw.url?.slice(0, 256),
+      status: reply.statusCode,
+      durationMs: round(reply.elapsedTime),
+      peer: scope.peer,
+      dbMs: round(scope.dbSeconds * 1000),
+      ...(scope.traceparent ? { traceparent: scope.traceparent } : {}),
+    };
+    if (scope.refusal) request.log.warn({ ...line, reason: scope.refusal }, 'refused');
+    else request.log.info(line, 'request');
+  });
+}
+
+/** Marks the request refused for this reason (its log line says why) and counts it. */
+export function refuse(request: FastifyRequest, metrics: Metrics, reason: RefusalReason): void {
+  const scope = scopeOf(request);
+  if (scope.refusal === null) metrics.refused(reason);
+  scope.refusal = reason;
+}
+
+/** A refusal by Node's HTTP parser (no request object, no route): counted, and logged with the request id it answered with. */
+export function parserRefused(log: FastifyInstance['log'] | undefined, metrics: Metrics, refusal: ParserRefusal): void {
+  metrics.refused(refusal.reason);
+  log?.warn(
+    {
+      reqId: refusal.requestId,
+      reason: refusal.reason,
+      status: refusal.status,
+      code: refusal.code,
+      route: null,
+      peer: clientIdentity(refusal.remoteAddress),
+      dbMs: 0,
+    },
+    'refused',
+  );
+}
+
+/**
+ * An idle connection's error (the server closed it) is logged and counted, not swallowed; the
+ * pool replaces the connection on the next checkout.
+ */
+export function observePool(app: FastifyInstance, pool: { on(event: 'error', listener: (err: Error) => void): unknown }, metrics: Metrics): void {
+  pool.on('error', (err: Error) => {
+    metrics.poolErrors.inc();
+    app.log.warn({ err: { message: err.message, code: (err as { code?: unknown }).code } }, 'database pool error');
+  });
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}

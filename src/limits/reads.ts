@@ -1,0 +1,42 @@
+/**
+ * Admitted database reads (spec Limits: at most LINEUP_DB_READS at once, no queue). A read's
+ * slot is given back only when the database is done with it: when every statement it started
+ * has finished or been cancelled, not when its first statement failed or its client-side
+ * deadline fired (the request is answered then; the slot follows later). Statements of an
+ * answered read that had not started yet never start (Reader.abandon).
+ */
+import { unavailable } from '../http/errors.js';
+import type { Reader } from '../db/reader.js';
+import { Gate } from './admission.js';
+
+export class ReadAdmission {
+  private readonly gate: Gate;
+
+  constructor(
+    capacity: number,
+    private readonly open: () => Reader,
+    /** Told of each refusal (metrics and the request's log line). */
+    private readonly onRefused: () => void = () => {},
+  ) {
+    this.gate = new Gate(capacity);
+  }
+
+  /** Reads holding a slot (answered or not). */
+  get active(): number {
+    return this.gate.active;
+  }
+
+  async run<T>(fn: (reader: Reader) => Promise<T>): Promise<T> {
+    if (!this.gate.tryEnter()) {
+      this.onRefused();
+      throw unavailable('The database is busy; retry shortly.');
+    }
+    const reader = this.open();
+    try {
+      return await fn(reader);
+    } finally {
+      reader.abandon();
+      void reader.settled().then(() => this.gate.leave());
+    }
+  }
+}
