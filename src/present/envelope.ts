@@ -19,6 +19,43 @@ export function objectEnvelope(data: unknown): { ok: true; data: unknown } {
   return { ok: true, data };
 }
 
+/**
+ * JSON text already rendered by a projection (an Event's preview, present/event.ts), written into
+ * the body as it is by serializeEnvelope. Only projections create it, from values they checked.
+ */
+export class RawJson {
+  constructor(readonly json: string) {}
+}
+
+/** Where RawJson may stand: envelope → data → item → field (a page) or a field's value (a detail). */
+const RAW_DEPTH = 3;
+
+/**
+ * The body of a success envelope: JSON.stringify's bytes, except that RawJson values are spliced
+ * in. Written here because Node 20's JSON.stringify has no raw-JSON value (JSON.rawJSON came
+ * later). The top RAW_DEPTH levels of objects and arrays are walked as JSON.stringify walks them
+ * (own enumerable keys in order, undefined, functions and symbols skipped); below them, and for
+ * every other value, JSON.stringify writes its own output.
+ */
+export function serializeEnvelope(envelope: unknown): string {
+  return serialize(envelope, RAW_DEPTH);
+}
+
+function serialize(value: unknown, depth: number): string {
+  if (value instanceof RawJson) return value.json;
+  if (depth === 0 || value === null || typeof value !== 'object' || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return JSON.stringify(value) ?? 'null';
+  }
+  if (Array.isArray(value)) return `[${value.map((v) => serialize(v, depth - 1)).join(',')}]`;
+  let out = '';
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
+    out += `${out === '' ? '' : ','}${JSON.stringify(key)}:${serialize(v, depth - 1)}`;
+  }
+  return `{${out}}`;
+}
+
 /** A weak validator of the exact bytes served; request id and delivery time are not in the body. */
 export function weakEtag(body: string | Buffer): string {
   return `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;

@@ -9,6 +9,7 @@ import type { ArtistItemRow, VenueItemRow } from '../queries/items.js';
 import type { EditionProgramRow, SeriesRefRow } from '../queries/event-relations.js';
 import { PREVIEW_SIZE } from '../queries/event-relations.js';
 import { boundedCollection, fail, nullableText, oneOf, text, urlCollection } from './checks.js';
+import { RawJson } from './envelope.js';
 import { artistItem, profileMedia, venueItem } from './items.js';
 import { editionProgram, seriesMembership } from './series.js';
 
@@ -46,21 +47,34 @@ export function schedule(row: EventRow): Record<string, unknown> {
 
 /** The related rows of a page, grouped by Event id. */
 export interface EventRelations {
-  readonly artists: ReadonlyMap<string, ArtistItemRow[]>;
-  readonly venues: ReadonlyMap<string, VenueItemRow[]>;
+  readonly artists: ReadonlyMap<string, readonly ArtistItemRow[]>;
+  readonly venues: ReadonlyMap<string, readonly VenueItemRow[]>;
   readonly series: ReadonlyMap<string, SeriesRefRow[]>;
   readonly editions: ReadonlyMap<string, EditionProgramRow[]>;
   readonly richArtists: boolean;
   readonly richVenues: boolean;
 }
 
-function preview<R>(rows: R[] | undefined, href: string, item: (r: R) => Record<string, unknown>) {
+/**
+ * The rendered items of a frozen (shared, immutable) rows array: the stored previews, parsed once
+ * per distinct text by queries/stored-previews.ts. Rendering is a function of the rows and of
+ * plain/rich, so each array is checked, projected and serialized once; an array whose projection
+ * fails is never entered (every request selecting it gets the sanitized 500).
+ */
+const renderedItems = { plain: new WeakMap<object, string>(), rich: new WeakMap<object, string>() };
+
+/** An Event's preview of Artists or Venues: `{items, isComplete, href}`, as rendered JSON. */
+function preview<R>(rows: readonly R[] | undefined, href: string, rich: boolean, item: (r: R, rich: boolean) => Record<string, unknown>) {
   const list = rows ?? [];
-  return {
-    items: list.slice(0, PREVIEW_SIZE).map(item),
-    isComplete: list.length <= PREVIEW_SIZE,
-    href,
-  };
+  if (!Array.isArray(list)) fail('stored previews must be a list');
+  const memo = Object.isFrozen(list) ? renderedItems[rich ? 'rich' : 'plain'] : undefined;
+  let items = memo?.get(list);
+  if (items === undefined) {
+    items = JSON.stringify(list.slice(0, PREVIEW_SIZE).map((r) => item(r, rich)));
+    memo?.set(list, items);
+  }
+  // the key order JSON.stringify of `{ items, isComplete, href }` would write
+  return new RawJson(`{"items":${items},"isComplete":${list.length <= PREVIEW_SIZE},"href":${JSON.stringify(href)}}`);
 }
 
 export function presentEvent(row: EventRow, fields: readonly EventField[], rel: EventRelations): Record<string, unknown> {
@@ -87,10 +101,10 @@ export function presentEvent(row: EventRow, fields: readonly EventField[], rel: 
         out.profileMedia = profileMedia(row as unknown as Parameters<typeof profileMedia>[0]);
         break;
       case 'artists':
-        out.artists = preview(rel.artists.get(row.id), `/v1/events/${id}/artists`, (r) => artistItem(r, rel.richArtists));
+        out.artists = preview(rel.artists.get(row.id), `/v1/events/${id}/artists`, rel.richArtists, artistItem);
         break;
       case 'venues':
-        out.venues = preview(rel.venues.get(row.id), `/v1/events/${id}/venues`, (r) => venueItem(r, rel.richVenues));
+        out.venues = preview(rel.venues.get(row.id), `/v1/events/${id}/venues`, rel.richVenues, venueItem);
         break;
       case 'updatedAt':
         out.updatedAt = text(row.updated_at, 'updatedAt');

@@ -84,13 +84,14 @@ export const venuePreviewsStatement = (eventIds: readonly string[], rich: boolea
 
 /**
  * The stored previews of the Events (migration 005, kept by src/catalogue/event-previews.ts): the
- * rows the plain preview statements above return, per Event, as JSON arrays. An Event without a
- * stored row is absent from the result (its previews are then read by those statements).
+ * rows the plain preview statements above return, per Event, as JSON arrays, read as their text
+ * (queries/stored-previews.ts parses each distinct text once). An Event without a stored row is
+ * absent from the result (its previews are then read by those statements).
  */
 export interface StoredPreviewsRow {
   owner_id: string;
-  artists?: ArtistItemRow[];
-  venues?: VenueItemRow[];
+  artists?: string;
+  venues?: string;
 }
 
 /** The previews a selection shows plain (selected, not included): those are the stored ones. */
@@ -105,7 +106,7 @@ export const plainPreviews = (fields: readonly EventField[], include: readonly E
 export const anyPlain = (plain: PlainPreviews) => plain.artists || plain.venues;
 
 export function storedPreviewsStatement(eventIds: readonly string[], plain: PlainPreviews): Statement {
-  const columns = [...(plain.artists ? ['p.artists'] : []), ...(plain.venues ? ['p.venues'] : [])];
+  const columns = [...(plain.artists ? ['p.artists::text AS artists'] : []), ...(plain.venues ? ['p.venues::text AS venues'] : [])];
   const p = new Params();
   // (an Events page reads them in its own statement: here an Event detail, one id, `= $1`)
   const text = `SELECT p.event_id::text AS owner_id, ${columns.join(', ')}

@@ -24,10 +24,11 @@ import {
 import { eventsPageStatement, type EventRow } from './events.js';
 import type { ArtistItemRow, VenueItemRow } from './items.js';
 import { splitPage } from './page.js';
+import { storedArtistRows, storedVenueRows } from './stored-previews.js';
 
 export interface EventRelationRows {
-  readonly artists: Map<string, ArtistItemRow[]>;
-  readonly venues: Map<string, VenueItemRow[]>;
+  readonly artists: Map<string, readonly ArtistItemRow[]>;
+  readonly venues: Map<string, readonly VenueItemRow[]>;
   readonly series: Map<string, SeriesRefRow[]>;
   readonly editions: Map<string, EditionProgramRow[]>;
 }
@@ -73,7 +74,7 @@ export async function fetchEventRelations(
     want('directEventSeries') ? reader.rows<SeriesRefRow>(directSeriesStatement(ids)) : none,
     want('editionPrograms') ? reader.rows<EditionProgramRow>(editionProgramsStatement(ids)) : none,
   ]);
-  const relations = {
+  const relations: EventRelationRows = {
     artists: groupByOwner(artists as ArtistItemRow[]),
     venues: groupByOwner(venues as VenueItemRow[]),
     series: groupByOwner(series as SeriesRefRow[]),
@@ -81,8 +82,8 @@ export async function fetchEventRelations(
   };
   if (fromStore) {
     for (const row of stored as StoredPreviewsRow[]) {
-      if (row.artists) relations.artists.set(row.owner_id, row.artists);
-      if (row.venues) relations.venues.set(row.owner_id, row.venues);
+      if (row.artists != null) relations.artists.set(row.owner_id, storedArtistRows(row.artists));
+      if (row.venues != null) relations.venues.set(row.owner_id, storedVenueRows(row.venues));
     }
     // Events without a stored row (none once the importer or migration 005 ran): read live.
     const have = new Set((stored as StoredPreviewsRow[]).map((r) => r.owner_id));
@@ -103,8 +104,8 @@ export async function fetchEventRelations(
 const hasStoredRow = (r: EventRow) => (r.stored_artists ?? r.stored_venues) != null;
 const storedOf = (r: EventRow): StoredPreviewsRow => ({
   owner_id: r.id,
-  ...(r.stored_artists ? { artists: r.stored_artists } : {}),
-  ...(r.stored_venues ? { venues: r.stored_venues } : {}),
+  ...(r.stored_artists != null ? { artists: r.stored_artists } : {}),
+  ...(r.stored_venues != null ? { venues: r.stored_venues } : {}),
 });
 
 export async function fetchEventsPage(reader: Reader, plan: EventsPlan): Promise<EventsPageRows> {

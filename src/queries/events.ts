@@ -77,8 +77,8 @@ export interface EventRow {
   pm_width?: string | null;
   pm_height?: string | null;
   /** Stored previews (when the page statement reads them): null for an Event without a row. */
-  stored_artists?: ArtistItemRow[] | null;
-  stored_venues?: VenueItemRow[] | null;
+  stored_artists?: string | null;
+  stored_venues?: string | null;
   [key: `k${number}`]: string | number | null;
 }
 
@@ -231,9 +231,15 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
 
 const outerOrder = (alias: string, keys: readonly SortKey[]) => keys.map((k, i) => `${alias}.o${i} ${k.direction.toUpperCase()}`).join(', ');
 
-/** The stored previews a page reads: its plain Artist and Venue previews. */
+/**
+ * The stored previews a page reads: its plain Artist and Venue previews, as their JSON text (parsed
+ * once per distinct text by queries/stored-previews.ts, not by the driver on every read).
+ */
 function storedPreviewColumns(plain: PlainPreviews): string[] {
-  return [...(plain.artists ? ['ep.artists AS stored_artists'] : []), ...(plain.venues ? ['ep.venues AS stored_venues'] : [])];
+  return [
+    ...(plain.artists ? ['ep.artists::text AS stored_artists'] : []),
+    ...(plain.venues ? ['ep.venues::text AS stored_venues'] : []),
+  ];
 }
 
 /**

@@ -300,6 +300,43 @@ for (const engine of engines()) {
       }
     });
 
+    test('an invalid stored preview → sanitized 500 when selected, also after its valid text was served (rendered once per text)', async () => {
+      const { rows } = await w.db.pool.query<{ id: string; public_id: string; day: string; artists: string }>(
+        `SELECT e.id::text, e.public_id, e.start_local_date::text AS day, p.artists::text AS artists
+           FROM events e JOIN event_previews p ON p.event_id = e.id
+          WHERE e.active AND json_array_length(p.artists) > 0 ORDER BY e.public_id LIMIT 1`,
+      );
+      const target = rows[0]!;
+      const next = new Date(Date.parse(`${target.day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      const range = { startLocalDateGte: target.day, startLocalDateLt: next, limit: '50' };
+      const url = (fields: string) => `/v1/events?${qs({ ...range, fields })}`;
+      const detail = `/v1/events/${target.public_id}?fields=artists`;
+      const valid = await call(w.server, url('artists'));
+      assert.equal(valid.status, 200);
+      const detailStatus = async () => (await w.server.get(detail)).status;
+      assert.equal(await detailStatus(), 200);
+      const store = (artists: string) => w.db.pool.query('UPDATE event_previews SET artists = $1::json WHERE event_id = $2::bigint', [artists, target.id]);
+      const stored = JSON.parse(target.artists) as Record<string, unknown>[];
+      try {
+        for (const invalid of [JSON.stringify([{ ...stored[0], name: '' }, ...stored.slice(1)]), '{"not":"a list"}']) {
+          await store(invalid);
+          assert.equal(await detailStatus(), 500, 'an Event detail too');
+          for (const path of [url('artists'), url('name,artists,venues')]) {
+            const got = await call(w.server, path);
+            assert.equal(got.status, 500, `${path} with ${invalid.slice(0, 40)}`);
+            assert.equal(got.body.error.type, 'internal_error');
+            assert.doesNotMatch(JSON.stringify(got.body), /not":"a list|stored projection|TypeError/);
+          }
+          assert.equal((await call(w.server, url('name,venues'))).status, 200, 'without the field, the page is served');
+        }
+      } finally {
+        await store(target.artists);
+      }
+      const again = await call(w.server, url('artists'));
+      assert.equal(again.status, 200);
+      assert.deepEqual(again.body, valid.body);
+    });
+
     test('statement budget: ≤ 8 per request with every relationship and include, not growing with limit', async () => {
       const counts: number[] = [];
       for (const limit of [1, 2, 5, 20, 50]) {

@@ -1,0 +1,50 @@
+/**
+ * The body writer of success envelopes (present/envelope.ts) and the stored-preview memo
+ * (queries/stored-previews.ts): the bytes are JSON.stringify's, RawJson is spliced in where it
+ * stands, and one stored text is parsed once into shared, frozen rows.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { RawJson, objectEnvelope, pageEnvelope, serializeEnvelope } from '../../src/present/envelope.js';
+import { storedArtistRows, storedVenueRows } from '../../src/queries/stored-previews.js';
+
+test('without RawJson, the bytes of JSON.stringify (escapes, nesting, undefined, null, toJSON, non-ASCII)', () => {
+  const samples: unknown[] = [
+    pageEnvelope([], 20, null),
+    pageEnvelope(
+      [
+        { publicId: 'e1', name: 'Quote " back\\slash \u0000 \u2028 é 🎸', skipped: undefined, n: 1.5, list: [1, undefined, null, 'x'] },
+        { publicId: 'e2', schedule: { start: { localDate: '2025-01-01' }, nested: [{ deep: [{ deeper: true }] }] }, fn: () => 1 },
+        { publicId: 'e3', when: new Date(0), empty: {}, none: [] },
+      ],
+      50,
+      '/v1/events?cursor=a%22b',
+    ),
+    objectEnvelope({ publicId: 'x', 'odd "key"': 'v', links: [{ url: 'https://e.example/', label: null }] }),
+    objectEnvelope(null),
+  ];
+  for (const value of samples) assert.equal(serializeEnvelope(value), JSON.stringify(value));
+});
+
+test('RawJson is written as it is, at the fields of page items and of a detail', () => {
+  const fragment = '{"items":[{"name":"A"}],"isComplete":true,"href":"/v1/events/e1/artists"}';
+  const page = pageEnvelope([{ publicId: 'e1', artists: new RawJson(fragment), name: 'N' }], 20, null);
+  const expected = JSON.stringify(pageEnvelope([{ publicId: 'e1', artists: JSON.parse(fragment), name: 'N' }], 20, null));
+  assert.equal(serializeEnvelope(page), expected);
+  const detail = objectEnvelope({ publicId: 'e1', venues: new RawJson('{"items":[],"isComplete":true,"href":"h"}') });
+  assert.deepEqual(JSON.parse(serializeEnvelope(detail)), { ok: true, data: { publicId: 'e1', venues: { items: [], isComplete: true, href: 'h' } } });
+});
+
+test('a stored preview text is parsed once: the same frozen rows for the same text, new rows for another', () => {
+  const text = JSON.stringify([{ public_id: 'a1', slug: 'a', name: 'A', pm_public_id: null }]);
+  const first = storedArtistRows(text);
+  assert.equal(storedArtistRows(`${text}`), first, 'the same text → the same rows');
+  assert.ok(Object.isFrozen(first) && Object.isFrozen(first[0]));
+  assert.deepEqual(first, JSON.parse(text));
+  const other = storedArtistRows(text.replace('"A"', '""'));
+  assert.notEqual(other, first);
+  assert.equal(other[0]!.name, '');
+  assert.deepEqual(storedVenueRows('[]'), []);
+  // not an array: returned as it is, for the projection to refuse
+  assert.deepEqual(storedVenueRows('{"x":1}'), { x: 1 });
+});
