@@ -54,44 +54,37 @@ export function demoEntities(opts: DemoOptions = {}): Generator<[Collection, unk
 
 function* entitiesOf(demo: DemoCatalogue): Generator<[Collection, unknown]> {
   const c = demo.counts;
-  for (let i = 0; i < c.media; i++) yield ['media', demo.media(i)];
-  for (let i = 0; i < c.artists; i++) yield ['artists', demo.artist(i)];
-  for (let i = 0; i < c.venues; i++) yield ['venues', demo.venue(i)];
-  for (let i = 0; i < c.series; i++) yield ['series', demo.series(i)];
-  for (const edition of demo.editions()) yield ['editions', edition];
-  for (let i = 0; i < c.events; i++) yield ['events', demo.event(i)];
-}
-
-function* chunksOf(demo: DemoCatalogue): Generator<string> {
-  const c = demo.counts;
-  let chunk = '';
-  function* array<T>(key: string, first: boolean, items: Iterable<T>): Generator<string> {
-    chunk += `${first ? '{' : ','}\n"${key}":[`;
-    let n = 0;
-    for (const item of items) {
-      chunk += `${n++ ? ',' : ''}\n${JSON.stringify(item)}`;
-      if (chunk.length >= 65_536) {
-        yield chunk;
-        chunk = '';
-      }
-    }
-    chunk += '\n]';
-  }
-  function* range<T>(n: number, make: (i: number) => T): Generator<T> {
-    for (let i = 0; i < n; i++) yield make(i);
-  }
   // every entity carries its own change marker (demo/markers.ts)
   const marked = <T extends { publicId: string }>(item: T): T => ({ ...item, updatedAt: demoMarker(demo.seed, demo.anchorDate, item.publicId) });
-  function* markAll<T extends { publicId: string }>(items: Iterable<T>): Generator<T> {
-    for (const item of items) yield marked(item);
+  for (let i = 0; i < c.media; i++) yield ['media', marked(demo.media(i))];
+  for (let i = 0; i < c.artists; i++) yield ['artists', marked(demo.artist(i))];
+  for (let i = 0; i < c.venues; i++) yield ['venues', marked(demo.venue(i))];
+  for (let i = 0; i < c.series; i++) yield ['series', marked(demo.series(i))];
+  for (const edition of demo.editions()) yield ['editions', marked(edition)];
+  for (let i = 0; i < c.events; i++) yield ['events', marked(demo.event(i))];
+}
+
+/** The document's text, written from the same entities as `demoEntities`, in chunks of about 64 KiB. */
+function* chunksOf(demo: DemoCatalogue): Generator<string> {
+  const keys: readonly Collection[] = ['media', 'artists', 'venues', 'series', 'editions', 'events'];
+  let chunk = '{';
+  let opened = -1; // index in keys of the array being written
+  let n = 0;
+  // closes the open array (if any) and opens the next one; collections with no entity stay as []
+  const openNext = () => {
+    chunk += `${opened < 0 ? '' : '\n],'}\n"${keys[++opened]}":[`;
+    n = 0;
+  };
+  for (const [key, item] of entitiesOf(demo)) {
+    while (keys[opened] !== key) openNext();
+    chunk += `${n++ ? ',' : ''}\n${JSON.stringify(item)}`;
+    if (chunk.length >= 65_536) {
+      yield chunk;
+      chunk = '';
+    }
   }
-  yield* array('media', true, range(c.media, (i) => marked(demo.media(i))));
-  yield* array('artists', false, range(c.artists, (i) => marked(demo.artist(i))));
-  yield* array('venues', false, range(c.venues, (i) => marked(demo.venue(i))));
-  yield* array('series', false, range(c.series, (i) => marked(demo.series(i))));
-  yield* array('editions', false, markAll(demo.editions()));
-  yield* array('events', false, range(c.events, (i) => marked(demo.event(i))));
-  yield `${chunk}\n}\n`;
+  while (opened < keys.length - 1) openNext();
+  yield `${chunk}\n]\n}\n`;
 }
 
 /** The demo document as a byte stream (pull-based: generated as it is read). */
