@@ -10,10 +10,17 @@ import { join } from 'node:path';
 import type { Cleanup } from './cluster.js';
 import type { Fetcher } from './traverse.js';
 
+/**
+ * Where the test binds its late listeners (HAProxy's frontends, Lineup's operator ports): a
+ * loopback address of their own, since the fixed ports lie in the ephemeral range and, on
+ * 127.0.0.1, may be held by the many client connections made before (seen: EADDRINUSE).
+ */
+export const LISTEN_HOST = '127.0.0.100';
+
 export interface Backend {
   /** host:port of its public listener (PROXY protocol v2 expected from HAProxy). */
   readonly address: string;
-  /** Its operator port (health check GET /ready). */
+  /** Its operator port on LISTEN_HOST (health check GET /ready). */
   readonly adminPort: number;
 }
 
@@ -33,7 +40,7 @@ export const CHECK_FALL = 2;
  * so the proof is quick. Runs in the foreground (-db) and is stopped by the cleanup.
  */
 export async function startHaproxy(dir: string, ports: HaproxyPorts, backends: readonly Backend[], cleanup: Cleanup): Promise<void> {
-  const servers = (list: readonly Backend[]) => list.map((b, i) => `    server lineup${i + 1} ${b.address} check port ${b.adminPort}`);
+  const servers = (list: readonly Backend[]) => list.map((b, i) => `    server lineup${i + 1} ${b.address} check addr ${LISTEN_HOST} port ${b.adminPort}`);
   const backend = (name: string, list: readonly Backend[]) => [
     `backend ${name}`,
     '    balance roundrobin',
@@ -58,10 +65,10 @@ export async function startHaproxy(dir: string, ports: HaproxyPorts, backends: r
     '    option redispatch',
     '',
     'frontend lineup_public',
-    `    bind 127.0.0.1:${ports.balanced}`,
+    `    bind ${LISTEN_HOST}:${ports.balanced}`,
     '    default_backend lineup',
     '',
-    ...backends.flatMap((_, i) => [`frontend lineup_only${i + 1}`, `    bind 127.0.0.1:${ports.single[i]}`, `    default_backend lineup_only${i + 1}`, '']),
+    ...backends.flatMap((_, i) => [`frontend lineup_only${i + 1}`, `    bind ${LISTEN_HOST}:${ports.single[i]}`, `    default_backend lineup_only${i + 1}`, '']),
     ...backend('lineup', backends),
     ...backends.flatMap((b, i) => backend(`lineup_only${i + 1}`, [b]).map((l) => l.replace(/server lineup1 /, `server lineup${i + 1} `))),
   ].join('\n');
@@ -92,7 +99,7 @@ export async function startHaproxy(dir: string, ports: HaproxyPorts, backends: r
 }
 
 /**
- * A Fetcher through 127.0.0.1:`port` whose connections leave from `localAddress` (keep-alive
+ * A Fetcher through LISTEN_HOST:`port` whose connections leave from `localAddress` (keep-alive
  * connections, like a browser's; at most 4 at a time, within the processes' LINEUP_DB_READS, since
  * admission does not queue). A reset or other socket error rejects, as fetch does.
  */
@@ -102,7 +109,7 @@ export function via(port: number, localAddress: string | (() => string)): Fetche
     new Promise<Response>((resolveResponse, reject) => {
       const headers = Object.fromEntries(new Headers(init?.headers).entries());
       const req = http.get(
-        { host: '127.0.0.1', port, path, agent, headers, localAddress: typeof localAddress === 'string' ? localAddress : localAddress() },
+        { host: LISTEN_HOST, port, path, agent, headers, localAddress: typeof localAddress === 'string' ? localAddress : localAddress() },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
