@@ -5,8 +5,7 @@
  * temporary directory on loopback, and every process started is stopped by `Cleanup.run()`.
  *
  * Needs root (initdb refuses root, so PostgreSQL and PgBouncer run as the `postgres` user through
- * runuser) and Debian's postgresql and pgbouncer packages. Reusable: a later proof adds HAProxy in
- * front of several Lineup processes with the same pieces.
+ * runuser) and Debian's postgresql, pgbouncer and haproxy packages (HAProxy: haproxy.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +22,7 @@ export function missingPrerequisites(): string | null {
   if (!existsSync('/usr/lib/postgresql')) return 'needs Debian postgresql';
   if (spawnSync('id', ['postgres']).status !== 0) return 'needs the postgres user (Debian postgresql)';
   if (spawnSync('sh', ['-c', 'command -v pgbouncer']).status !== 0) return 'needs Debian pgbouncer';
+  if (spawnSync('sh', ['-c', 'command -v haproxy']).status !== 0) return 'needs Debian haproxy';
   if (!existsSync(join(REPO, 'dist', 'cli.js'))) return 'needs a build (npm run build)';
   return null;
 }
