@@ -44,7 +44,7 @@ import { TOP_COLLECTIONS, collectionPaths, getPage, traverse, type Fetcher } fro
 const missing = missingPrerequisites();
 // CI installs what the topology needs: there a missing piece is a failure, not a skip
 if (missing && process.env.LINEUP_TOPOLOGY_REQUIRED === '1') throw new Error(`the topology test cannot run: it ${missing}`);
-const PORT_BASE = Number(process.env.LINEUP_TOPOLOGY_PORT_BASE ?? 55400);
+const PORT_BASE = Number(process.env.LINEUP_TOPOLOGY_PORT_BASE ?? 25400);
 const EVENTS = 800;
 /** Enough admitted reads for the load's clients (admission does not queue: more would be 503s by design). */
 const SERVE_ENV = { LINEUP_RATE_BURST: '1000000', LINEUP_DB_READS: '4' };
