@@ -136,11 +136,18 @@ export class Reader {
       client.release();
       throw new DatabaseUnavailableError(`statement ${statement.name} of an abandoned read`);
     }
+    // pg-pool takes its error listener off a checked-out client, and a connection error (a reset,
+    // a standby going away) is also emitted as 'error': unheard, it would end the process. The
+    // statement's own promise carries the failure (as pg.Pool#query listens for the same reason).
+    const ignore = () => {};
+    client.on('error', ignore);
     try {
       const result = await client.query<R>({ name, text: statement.text, values: statement.values as unknown[] });
+      client.removeListener('error', ignore);
       client.release();
       return result;
     } catch (err) {
+      client.removeListener('error', ignore);
       // as pg.Pool#query does: a client whose statement failed is not reused
       client.release(err as Error);
       throw err;

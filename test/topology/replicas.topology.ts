@@ -253,9 +253,9 @@ describe('production topology: primary, streaming hot standby, PgBouncer, Lineup
     await sleep(500);
     standby.stop();
     // every process reports not ready while its database is gone
-    for (const p of all()) await until(async () => (await p.get('/v1/ready')).status === 503, `${p.name} not ready`);
+    for (const p of all()) await until(async () => (await p.get('/v1/ready')).status === 503, () => `${p.name} not ready (its output: ${p.output().slice(-2000)})`);
     standby.start();
-    for (const p of all()) await until(async () => (await p.get('/v1/ready')).status === 200, `${p.name} ready again`);
+    for (const p of all()) await until(async () => (await p.get('/v1/ready')).status === 200, () => `${p.name} ready again (its output: ${p.output().slice(-2000)})`);
     await sleep(1000);
     recovered();
     const result = await load;

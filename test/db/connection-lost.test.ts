@@ -1,0 +1,83 @@
+/**
+ * A read's connection lost mid-statement (a standby restarted, a backend terminated) is a 503
+ * for that read, never the end of the process. A read takes a connection of its own
+ * (pool.connect), and pg-pool removes its error listener from a checked-out client: without one
+ * of the reader's, the client's 'error' event would be an uncaught exception. PostgreSQL only
+ * (PGlite has no server connection to lose).
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { DatabaseUnavailableError } from '../../src/http/errors.js';
+import { Reader } from '../../src/db/reader.js';
+import type { Statement } from '../../src/queries/statement.js';
+import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
+
+const postgres = engines().find((e) => e.name === 'postgres');
+
+describe('a connection lost during a read (PostgreSQL)', { skip: postgres ? false : 'set TEST_DATABASE_URL to run on PostgreSQL' }, () => {
+  let t: TestDatabase;
+  before(async () => {
+    t = await openTestDatabase(postgres!);
+  });
+  after(async () => t?.drop());
+
+  it('the read fails as unavailable; no uncaught error; the next read is served', async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      for (let round = 0; round < 3; round++) {
+        const marker = `lineup_lost_${process.pid}_${round}`;
+        const slow: Statement = { name: 'slow', text: `SELECT pg_sleep(10) AS ${marker}`, values: [], stablePlan: false };
+        const read = new Reader(t.db).rows(slow);
+        // terminate the backend running it, from another connection
+        let killed = false;
+        for (let i = 0; i < 200 && !killed; i++) {
+          const { rows } = await t.db.pool.query<{ ok: boolean }>(
+            `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE query LIKE $1 AND pid <> pg_backend_pid()`,
+            [`%${marker}%`],
+          );
+          killed = rows.some((r) => r.ok);
+          if (!killed) await new Promise((r) => setTimeout(r, 10));
+        }
+        assert.ok(killed, 'the statement was seen running and terminated');
+        await assert.rejects(read, DatabaseUnavailableError);
+        await new Promise((r) => setImmediate(r));
+        const ok: Statement = { name: 'ok', text: 'SELECT 1::int AS n', values: [], stablePlan: false };
+        assert.deepEqual(await new Reader(t.db).rows(ok), [{ n: 1 }]);
+      }
+      assert.deepEqual(uncaught, []);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+  });
+
+  it('a socket error mid-statement (a reset connection) fails the read as unavailable, not the process', async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', onUncaught);
+    const pool = t.db.pool as unknown as { connect: () => Promise<unknown> };
+    const connect = pool.connect;
+    let taken: { connection: { stream: { destroy(err: Error): void } } } | undefined;
+    pool.connect = async () => {
+      const client = await connect.call(t.db.pool);
+      taken = client as typeof taken;
+      return client;
+    };
+    try {
+      const slow: Statement = { name: 'slow', text: 'SELECT pg_sleep(10)', values: [], stablePlan: false };
+      const read = new Reader(t.db).rows(slow);
+      for (let i = 0; i < 200 && !taken; i++) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, 50)); // the statement is on the wire
+      taken!.connection.stream.destroy(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+      await assert.rejects(read, DatabaseUnavailableError);
+      await new Promise((r) => setTimeout(r, 20));
+      assert.deepEqual(uncaught, []);
+    } finally {
+      pool.connect = connect;
+      process.off('uncaughtException', onUncaught);
+    }
+    const ok: Statement = { name: 'ok', text: 'SELECT 1::int AS n', values: [], stablePlan: false };
+    assert.deepEqual(await new Reader(t.db).rows(ok), [{ n: 1 }]);
+  });
+});
