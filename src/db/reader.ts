@@ -139,15 +139,17 @@ export class Reader {
     // pg-pool takes its error listener off a checked-out client, and a connection error (a reset,
     // a standby going away) is also emitted as 'error': unheard, it would end the process. The
     // statement's own promise carries the failure (as pg.Pool#query listens for the same reason).
+    // (PGlite's single client is in-process and has no events: its pool's client is a plain object.)
+    const events = typeof client.on === 'function' ? client : null;
     const ignore = () => {};
-    client.on('error', ignore);
+    events?.on('error', ignore);
     try {
       const result = await client.query<R>({ name, text: statement.text, values: statement.values as unknown[] });
-      client.removeListener('error', ignore);
+      events?.removeListener('error', ignore);
       client.release();
       return result;
     } catch (err) {
-      client.removeListener('error', ignore);
+      events?.removeListener('error', ignore);
       // as pg.Pool#query does: a client whose statement failed is not reused
       client.release(err as Error);
       throw err;
