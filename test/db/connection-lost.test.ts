@@ -51,33 +51,4 @@ describe('a connection lost during a read (PostgreSQL)', { skip: postgres ? fals
       process.off('uncaughtException', onUncaught);
     }
   });
-
-  it('a socket error mid-statement (a reset connection) fails the read as unavailable, not the process', async () => {
-    const uncaught: unknown[] = [];
-    const onUncaught = (err: unknown) => uncaught.push(err);
-    process.on('uncaughtException', onUncaught);
-    const pool = t.db.pool as unknown as { connect: () => Promise<unknown> };
-    const connect = pool.connect;
-    let taken: { connection: { stream: { destroy(err: Error): void } } } | undefined;
-    pool.connect = async () => {
-      const client = await connect.call(t.db.pool);
-      taken = client as typeof taken;
-      return client;
-    };
-    try {
-      const slow: Statement = { name: 'slow', text: 'SELECT pg_sleep(10)', values: [], stablePlan: false };
-      const read = new Reader(t.db).rows(slow);
-      for (let i = 0; i < 200 && !taken; i++) await new Promise((r) => setTimeout(r, 5));
-      await new Promise((r) => setTimeout(r, 50)); // the statement is on the wire
-      taken!.connection.stream.destroy(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
-      await assert.rejects(read, DatabaseUnavailableError);
-      await new Promise((r) => setTimeout(r, 20));
-      assert.deepEqual(uncaught, []);
-    } finally {
-      pool.connect = connect;
-      process.off('uncaughtException', onUncaught);
-    }
-    const ok: Statement = { name: 'ok', text: 'SELECT 1::int AS n', values: [], stablePlan: false };
-    assert.deepEqual(await new Reader(t.db).rows(ok), [{ n: 1 }]);
-  });
 });
