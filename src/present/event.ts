@@ -4,7 +4,7 @@
  * omitted, absent nullable values are null, empty collections are [] (spec: Event rules 1-4).
  */
 import type { EventField } from '../plan/event-fields.js';
-import type { EventRow } from '../queries/events.js';
+import type { EventOwnColumns, EventRow } from '../queries/events.js';
 import type { ArtistItemRow, VenueItemRow } from '../queries/items.js';
 import type { EditionProgramRow, SeriesRefRow } from '../queries/event-relations.js';
 import { PREVIEW_SIZE } from '../queries/event-relations.js';
@@ -30,7 +30,8 @@ function boundary(precision: unknown, localDate: unknown, localTime: unknown, in
   };
 }
 
-export function schedule(row: EventRow): Record<string, unknown> {
+/** The schedule without its temporal phase (which depends on the operation time, not on the row). */
+function scheduleOfRow(row: Readonly<EventOwnColumns>): Record<string, unknown> {
   const zone = text(row.time_zone, 'schedule.referenceTimeZoneId');
   if (zone.length > 255) fail('schedule.referenceTimeZoneId is longer than 255');
   const out: Record<string, unknown> = {
@@ -40,9 +41,14 @@ export function schedule(row: EventRow): Record<string, unknown> {
   if (row.end_precision !== null && row.end_precision !== undefined) {
     out.end = boundary(row.end_precision, row.end_local_date, row.end_local_time, row.end_instant, 'schedule.end');
   }
-  out.temporalPhaseCode = oneOf(row.phase, PHASES, 'schedule.temporalPhaseCode');
-  out.temporalPhaseBasisCode = oneOf(row.basis, BASES, 'schedule.temporalPhaseBasisCode');
   return out;
+}
+
+/** The phase members that close `schedule` (its last two keys), for this request's operation time. */
+function phaseMembers(row: EventRow): string {
+  const phase = oneOf(row.phase, PHASES, 'schedule.temporalPhaseCode');
+  const basis = oneOf(row.basis, BASES, 'schedule.temporalPhaseBasisCode');
+  return `"temporalPhaseCode":"${phase}","temporalPhaseBasisCode":"${basis}"`;
 }
 
 /** The related rows of a page, grouped by Event id. */
@@ -64,7 +70,7 @@ export interface EventRelations {
 const renderedItems = { plain: new WeakMap<object, string>(), rich: new WeakMap<object, string>() };
 
 /** An Event's preview of Artists or Venues: `{items, isComplete, href}`, as rendered JSON. */
-function preview<R>(rows: readonly R[] | undefined, href: string, rich: boolean, item: (r: R, rich: boolean) => Record<string, unknown>) {
+function preview<R>(rows: readonly R[] | undefined, href: string, rich: boolean, item: (r: R, rich: boolean) => Record<string, unknown>): string {
   const list = rows ?? [];
   if (!Array.isArray(list)) fail('stored previews must be a list');
   const memo = Object.isFrozen(list) ? renderedItems[rich ? 'rich' : 'plain'] : undefined;
@@ -74,63 +80,94 @@ function preview<R>(rows: readonly R[] | undefined, href: string, rich: boolean,
     memo?.set(list, items);
   }
   // the key order JSON.stringify of `{ items, isComplete, href }` would write
-  return new RawJson(`{"items":${items},"isComplete":${list.length <= PREVIEW_SIZE},"href":${JSON.stringify(href)}}`);
+  return `{"items":${items},"isComplete":${list.length <= PREVIEW_SIZE},"href":${JSON.stringify(href)}}`;
 }
 
-export function presentEvent(row: EventRow, fields: readonly EventField[], rel: EventRelations): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  const id = row.public_id;
-  for (const field of fields) {
-    switch (field) {
-      case 'publicId':
-        out.publicId = text(id, 'publicId');
-        break;
-      case 'slug':
-        out.slug = text(row.slug, 'slug');
-        break;
-      case 'name':
-        out.name = text(row.name, 'name');
-        break;
-      case 'schedule':
-        out.schedule = schedule(row);
-        break;
-      case 'administrativeStateCode':
-        out.administrativeStateCode = oneOf(row.administrative_state_code, STATES, 'administrativeStateCode');
-        break;
-      case 'profileMedia':
-        out.profileMedia = profileMedia(row as unknown as Parameters<typeof profileMedia>[0]);
-        break;
-      case 'artists':
-        out.artists = preview(rel.artists.get(row.id), `/v1/events/${id}/artists`, rel.richArtists, artistItem);
-        break;
-      case 'venues':
-        out.venues = preview(rel.venues.get(row.id), `/v1/events/${id}/venues`, rel.richVenues, venueItem);
-        break;
-      case 'updatedAt':
-        out.updatedAt = text(row.updated_at, 'updatedAt');
-        break;
-      case 'description':
-        out.description = nullableText(row.description, 'description');
-        break;
-      case 'eventTypeCode':
-        out.eventTypeCode = row.event_type_code == null ? null : oneOf(row.event_type_code, EVENT_TYPES, 'eventTypeCode');
-        break;
-      case 'digitalLocations':
-        out.digitalLocations = urlCollection(row.digital_locations, 'digitalLocations', true);
-        break;
-      case 'links':
-        out.links = urlCollection(row.links, 'links');
-        break;
-      case 'ticketLinks':
-        out.ticketLinks = urlCollection(row.ticket_links, 'ticketLinks');
-        break;
-      case 'directEventSeries':
-        out.directEventSeries = boundedCollection((rel.series.get(row.id) ?? []).map((s) => seriesMembership(s)), 'directEventSeries');
-        break;
-      case 'editionPrograms':
-        out.editionPrograms = boundedCollection((rel.editions.get(row.id) ?? []).map((e) => editionProgram(e)), 'editionPrograms');
-        break;
+/** The value of a field that only the Event's own columns decide (schedule: without its phase). */
+function ownValue(field: OwnField, row: Readonly<EventOwnColumns>): unknown {
+  switch (field) {
+    case 'publicId':
+      return text(row.public_id, 'publicId');
+    case 'slug':
+      return text(row.slug, 'slug');
+    case 'name':
+      return text(row.name, 'name');
+    case 'schedule':
+      return scheduleOfRow(row);
+    case 'administrativeStateCode':
+      return oneOf(row.administrative_state_code, STATES, 'administrativeStateCode');
+    case 'profileMedia':
+      return profileMedia(row as unknown as Parameters<typeof profileMedia>[0]);
+    case 'updatedAt':
+      return text(row.updated_at, 'updatedAt');
+    case 'description':
+      return nullableText(row.description, 'description');
+    case 'eventTypeCode':
+      return row.event_type_code == null ? null : oneOf(row.event_type_code, EVENT_TYPES, 'eventTypeCode');
+    case 'digitalLocations':
+      return urlCollection(row.digital_locations, 'digitalLocations', true);
+    case 'links':
+      return urlCollection(row.links, 'links');
+    case 'ticketLinks':
+      return urlCollection(row.ticket_links, 'ticketLinks');
+  }
+}
+
+type OwnField = Exclude<EventField, 'artists' | 'venues' | 'directEventSeries' | 'editionPrograms'>;
+
+/**
+ * Each own field of a distinct row, rendered once: `"name":value` (the schedule without its
+ * closing brace; the phase members close it per request). Keyed by the frozen row the rows stage
+ * shares (queries/event-own.ts), so an entry lives as long as its row in that memo. A field whose
+ * projection fails is never entered: the sanitized 500 for every request that selects it.
+ */
+const renderedFields = new WeakMap<object, Map<OwnField, string>>();
+
+function ownMember(field: OwnField, row: Readonly<EventOwnColumns>): string {
+  let fields = renderedFields.get(row);
+  let member = fields?.get(field);
+  if (member === undefined) {
+    const json = JSON.stringify(ownValue(field, row));
+    member = `${JSON.stringify(field)}:${field === 'schedule' ? json.slice(0, -1) : json}`;
+    if (Object.isFrozen(row)) {
+      if (fields === undefined) renderedFields.set(row, (fields = new Map()));
+      fields.set(field, member);
     }
   }
-  return out;
+  return member;
+}
+
+/**
+ * An Event as its public JSON object: the selected fields in the selection's order (Event rules
+ * 1-4), each from the allow-list above. Rendered to text here, member by member, because an
+ * Event's own members are the same on every read of the same row (see ownMember); only the phase
+ * and the relationships are per request.
+ */
+export function presentEvent(row: EventRow, fields: readonly EventField[], rel: EventRelations): RawJson {
+  const id = row.public_id;
+  let out = '';
+  for (const field of fields) {
+    let member: string;
+    switch (field) {
+      case 'artists':
+        member = `"artists":${preview(rel.artists.get(row.id), `/v1/events/${id}/artists`, rel.richArtists, artistItem)}`;
+        break;
+      case 'venues':
+        member = `"venues":${preview(rel.venues.get(row.id), `/v1/events/${id}/venues`, rel.richVenues, venueItem)}`;
+        break;
+      case 'directEventSeries':
+        member = `"directEventSeries":${JSON.stringify(boundedCollection((rel.series.get(row.id) ?? []).map((s) => seriesMembership(s)), 'directEventSeries'))}`;
+        break;
+      case 'editionPrograms':
+        member = `"editionPrograms":${JSON.stringify(boundedCollection((rel.editions.get(row.id) ?? []).map((e) => editionProgram(e)), 'editionPrograms'))}`;
+        break;
+      case 'schedule':
+        member = `${ownMember(field, row.own)},${phaseMembers(row)}}`;
+        break;
+      default:
+        member = ownMember(field, row.own);
+    }
+    out += out === '' ? member : `,${member}`;
+  }
+  return new RawJson(`{${out}}`);
 }

@@ -5,6 +5,7 @@
 import type { Reader } from '../db/reader.js';
 import type { EventDetailControls } from '../controls/event-detail.js';
 import { fetchEventRelations, type EventRelationRows } from './events-read.js';
+import { eventRows } from './event-own.js';
 import { eventColumns, type EventRow } from './events.js';
 import { selectedMediaJoin } from './items.js';
 import { Params } from './sql.js';
@@ -15,7 +16,7 @@ export function eventDetailStatement(eventId: string, controls: EventDetailContr
   let nowParam: string | undefined;
   const columns = eventColumns(controls.fields, () => (nowParam ??= p.add(now, 'timestamptz')));
   const media = selectedMediaJoin('e', controls.fields);
-  const text = `SELECT ${columns.join(', ')}
+  const text = `SELECT ${columns}
     FROM events e ${media}
     WHERE e.public_id = ${p.add(eventId)} AND e.active`;
   return { name: 'events.detail', text, values: p.values, stablePlan: true };
@@ -27,7 +28,7 @@ export async function fetchEventDetail(
   controls: EventDetailControls,
   now: string,
 ): Promise<{ row: EventRow; relations: EventRelationRows } | null> {
-  const [row] = await reader.rows<EventRow>(eventDetailStatement(eventId, controls, now));
+  const [row] = await eventRows(reader, eventDetailStatement(eventId, controls, now));
   if (row === undefined) return null;
   const relations = await fetchEventRelations(reader, [row.id], controls.fields, controls.include);
   return { row, relations };

@@ -21,6 +21,7 @@ import {
   type SeriesRefRow,
   type StoredPreviewsRow,
 } from './event-relations.js';
+import { eventRows } from './event-own.js';
 import { eventsPageStatement, type EventRow } from './events.js';
 import type { ArtistItemRow, VenueItemRow } from './items.js';
 import { splitPage } from './page.js';
@@ -82,8 +83,8 @@ export async function fetchEventRelations(
   };
   if (fromStore) {
     for (const row of stored as StoredPreviewsRow[]) {
-      if (row.artists != null) relations.artists.set(row.owner_id, storedArtistRows(row.artists));
-      if (row.venues != null) relations.venues.set(row.owner_id, storedVenueRows(row.venues));
+      if (row.artists != null) relations.artists.set(row.owner_id, storedArtistRows(row.owner_id, row.artists));
+      if (row.venues != null) relations.venues.set(row.owner_id, storedVenueRows(row.owner_id, row.venues));
     }
     // Events without a stored row (none once the importer or migration 005 ran): read live.
     const have = new Set((stored as StoredPreviewsRow[]).map((r) => r.owner_id));
@@ -109,7 +110,7 @@ const storedOf = (r: EventRow): StoredPreviewsRow => ({
 });
 
 export async function fetchEventsPage(reader: Reader, plan: EventsPlan): Promise<EventsPageRows> {
-  const { rows, hasMore } = splitPage(await reader.rows<EventRow>(eventsPageStatement(plan)), plan.limit);
+  const { rows, hasMore } = splitPage(await eventRows(reader, eventsPageStatement(plan)), plan.limit);
   const { fields, include } = plan.controls;
   const prefetched = anyPlain(plainPreviews(fields, include)) ? rows.filter(hasStoredRow).map(storedOf) : undefined;
   const relations = await fetchEventRelations(reader, rows.map((r) => r.id), fields, include, prefetched);

@@ -8,7 +8,7 @@ import type { EventsPlan } from '../plan/events.js';
 import type { EventField, EventSort } from '../plan/event-fields.js';
 import { plainPreviews, type PlainPreviews } from './event-relations.js';
 import { lowerName } from '../text/normalize.js';
-import { MEDIA_COLUMNS, selectedMediaJoin, type ArtistItemRow, type VenueItemRow } from './items.js';
+import { MEDIA_COLUMN_LIST, selectedMediaJoin, type ArtistItemRow, type VenueItemRow } from './items.js';
 import { nameContainsCondition } from './name-search.js';
 import { eventNearCondition } from './near.js';
 import { phaseSql } from './phase.js';
@@ -42,13 +42,18 @@ const SORT_KEYS: Record<EventSort, readonly SortKey[]> = {
   ],
 };
 
-/** Cursor key columns, as exact text (timestamptz text keeps all six fractional digits); the rank as a number. */
-const SORT_KEY_COLUMNS = Object.fromEntries(
-  Object.entries(SORT_KEYS).map(([sort, keys]) => [sort, keys.map((k, i) => `${k.cast === 'int2' ? k.expr : keyText(k.expr, k.cast)} AS k${i}`).join(', ')]),
-) as Record<EventSort, string>;
+/** Cursor key outputs k0…, as exact text (timestamptz text keeps all six fractional digits); the rank as a number. */
+const sortKeyOutputs = (keys: readonly SortKey[]) =>
+  keys.map((k, i) => ({ name: `k${i}`, sql: k.cast === 'int2' ? k.expr : keyText(k.expr, k.cast) }));
 
-export interface EventRow {
-  id: string;
+/**
+ * An Event's own columns of a selection (allow-listed per field): what the projection reads, by
+ * column name. They reach Node as ONE JSON text per row (`own`), so that the rows of an Event that
+ * did not change are the same text on every read: parsed once and rendered once per distinct text
+ * (queries/event-own.ts, present/event.ts). Values are the driver's own for these expressions
+ * (text, or text casts: dates, timestamps and integers; jsonb as its JSON).
+ */
+export interface EventOwnColumns {
   public_id: string;
   slug?: string;
   name?: string;
@@ -68,51 +73,87 @@ export interface EventRow {
   end_local_date?: string | null;
   end_local_time?: string | null;
   end_instant?: string | null;
-  phase?: string;
-  basis?: string;
   pm_public_id?: string | null;
   pm_src?: string | null;
   pm_thumbnail_src?: string | null;
   pm_alt_text?: string | null;
   pm_width?: string | null;
   pm_height?: string | null;
+}
+
+export interface EventRow {
+  id: string;
+  public_id: string;
+  /**
+   * The selection's own columns: selected as json_build_object(…)::text, parsed once per
+   * distinct text by queries/event-own.ts (the rows every read of this module hands on).
+   */
+  own: Readonly<EventOwnColumns>;
+  /** The schedule's temporal phase at the operation time (when the schedule is selected). */
+  phase?: string;
+  basis?: string;
   /** Stored previews (when the page statement reads them): null for an Event without a row. */
   stored_artists?: string | null;
   stored_venues?: string | null;
   [key: `k${number}`]: string | number | null;
 }
 
-/** The columns a selection needs (allow-list per field). */
-export function eventColumns(fields: readonly EventField[], now: () => string): string[] {
-  const cols = ['e.id', 'e.public_id'];
+/** The own columns a selection needs (allow-list per field), as [name, expression]. */
+function ownColumns(fields: readonly EventField[]): [keyof EventOwnColumns, string][] {
+  const cols: [keyof EventOwnColumns, string][] = [['public_id', 'e.public_id']];
   const has = (f: EventField) => fields.includes(f);
-  if (has('slug')) cols.push('e.slug');
-  if (has('name')) cols.push('e.name');
-  if (has('administrativeStateCode')) cols.push('e.administrative_state_code');
-  if (has('description')) cols.push('e.description');
-  if (has('eventTypeCode')) cols.push('e.event_type_code');
-  if (has('links')) cols.push('e.links');
-  if (has('ticketLinks')) cols.push('e.ticket_links');
-  if (has('digitalLocations')) cols.push('e.digital_locations');
-  if (has('updatedAt')) cols.push(`${utcText('e.updated_at')} AS updated_at`);
+  if (has('slug')) cols.push(['slug', 'e.slug']);
+  if (has('name')) cols.push(['name', 'e.name']);
+  if (has('administrativeStateCode')) cols.push(['administrative_state_code', 'e.administrative_state_code']);
+  if (has('description')) cols.push(['description', 'e.description']);
+  if (has('eventTypeCode')) cols.push(['event_type_code', 'e.event_type_code']);
+  if (has('links')) cols.push(['links', 'e.links']);
+  if (has('ticketLinks')) cols.push(['ticket_links', 'e.ticket_links']);
+  if (has('digitalLocations')) cols.push(['digital_locations', 'e.digital_locations']);
+  if (has('updatedAt')) cols.push(['updated_at', utcText('e.updated_at')]);
   if (has('schedule')) {
-    const { phase, basis } = phaseSql('e', now());
     cols.push(
-      'e.time_zone',
-      'e.start_precision',
-      `${dateText('e.start_local_date')} AS start_local_date`,
-      'e.start_local_time',
-      'e.start_instant',
-      'e.end_precision',
-      `${dateText('e.end_local_date')} AS end_local_date`,
-      'e.end_local_time',
-      'e.end_instant',
-      `${phase} AS phase`,
-      `${basis} AS basis`,
+      ['time_zone', 'e.time_zone'],
+      ['start_precision', 'e.start_precision'],
+      ['start_local_date', dateText('e.start_local_date')],
+      ['start_local_time', 'e.start_local_time'],
+      ['start_instant', 'e.start_instant'],
+      ['end_precision', 'e.end_precision'],
+      ['end_local_date', dateText('e.end_local_date')],
+      ['end_local_time', 'e.end_local_time'],
+      ['end_instant', 'e.end_instant'],
     );
   }
-  if (has('profileMedia')) cols.push(MEDIA_COLUMNS('pm'));
+  if (has('profileMedia')) cols.push(...MEDIA_COLUMN_LIST('pm').map(([name, expr]) => [name, expr] as [keyof EventOwnColumns, string]));
   return cols;
+}
+
+/** A select-list entry: its output name and its expression. */
+interface Output {
+  readonly name: string;
+  readonly sql: string;
+}
+
+const selectList = (outputs: readonly Output[]) => outputs.map((o) => `${o.sql} AS ${o.name}`).join(', ');
+
+/** The outputs a selection needs: the row's keys, its own columns as one JSON text, the phase. */
+function eventOutputs(fields: readonly EventField[], now: () => string): Output[] {
+  const own = ownColumns(fields).map(([name, expr]) => `'${name}', ${expr}`);
+  const outputs: Output[] = [
+    { name: 'id', sql: 'e.id' },
+    { name: 'public_id', sql: 'e.public_id' },
+    { name: 'own', sql: `json_build_object(${own.join(', ')})::text` },
+  ];
+  if (fields.includes('schedule')) {
+    const { phase, basis } = phaseSql('e', now());
+    outputs.push({ name: 'phase', sql: phase }, { name: 'basis', sql: basis });
+  }
+  return outputs;
+}
+
+/** The select list of a selection (an Event detail's, and a page's before its sort keys). */
+export function eventColumns(fields: readonly EventField[], now: () => string): string {
+  return selectList(eventOutputs(fields, now));
 }
 
 /** The Event membership of a context (spec: GET /v1/events rule 2; decisions §5). */
@@ -202,32 +243,41 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   const keys = SORT_KEYS[c.sort];
   if (plan.after !== null) where.push(keysetAfter(keys, plan.after, p));
 
-  const columns = [...eventColumns(c.fields, now), SORT_KEY_COLUMNS[c.sort]];
+  const outputs = [...eventOutputs(c.fields, now), ...sortKeyOutputs(keys)];
+  const columns = selectList(outputs);
   const mediaJoin = selectedMediaJoin('e', c.fields);
   const limit = rowLimit(c.limit + 1);
   // the order keys again, typed, as o0… (what an outer query orders by)
   const order = keys.map((k, i) => `${k.expr} AS o${i}`).join(', ');
   const stored = storedPreviewColumns(plainPreviews(c.fields, c.include));
   if (c.temporalPhaseCode === 'upcoming' && c.sort === 'startLocalDate') {
-    const branch = (condition: string) => `(SELECT ${columns.join(', ')}, ${order}
+    const branch = (condition: string) => `(SELECT ${columns}, ${order}
     FROM events e ${mediaJoin}
     WHERE ${[...where, condition].join('\n      AND ')}
     ORDER BY ${orderBy(keys)}
     ${limit})`;
     const [usual, inconsistent] = upcomingBranches(now());
-    const text = `SELECT * FROM (${branch(usual)}
+    // the union keeps the order keys only while the stored previews still have to be ordered
+    const text = `SELECT ${stored.length > 0 ? 'u.*' : outputsOf('u', outputs)} FROM (${branch(usual)}
     UNION ALL ${branch(inconsistent)}) u
     ORDER BY ${outerOrder('u', keys)}
     ${limit}`;
-    return { name: 'events.page', text: withStoredPreviews(text, keys, stored), values: p.values, stablePlan: false };
+    return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: false };
   }
-  const text = `SELECT ${[...columns, ...(stored.length > 0 ? [order] : [])].join(', ')}
+  const text = `SELECT ${[columns, ...(stored.length > 0 ? [order] : [])].join(', ')}
     FROM events e ${mediaJoin}
     WHERE ${where.join('\n      AND ')}
     ORDER BY ${orderBy(keys)}
     ${limit}`;
-  return { name: 'events.page', text: withStoredPreviews(text, keys, stored), values: p.values, stablePlan: plainWalk };
+  return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: plainWalk };
 }
+
+/**
+ * The outputs of an inner select list, handed on by an outer query: the page's columns, never the
+ * typed order keys (o0…) it orders by, which the driver would otherwise parse into Dates on every
+ * row.
+ */
+const outputsOf = (alias: string, outputs: readonly Output[]) => outputs.map((o) => `${alias}.${o.name}`).join(', ');
 
 const outerOrder = (alias: string, keys: readonly SortKey[]) => keys.map((k, i) => `${alias}.o${i} ${k.direction.toUpperCase()}`).join(', ');
 
@@ -248,9 +298,9 @@ function storedPreviewColumns(plain: PlainPreviews): string[] {
  * bitmap scan) probes `event_previews` for its rows only; the outer query orders by the typed
  * order keys (o0…) the inner query carries.
  */
-function withStoredPreviews(inner: string, keys: readonly SortKey[], stored: readonly string[]): string {
+function withStoredPreviews(inner: string, keys: readonly SortKey[], stored: readonly string[], outputs: readonly Output[]): string {
   if (stored.length === 0) return inner;
-  return `SELECT pg.*, ${stored.join(', ')}
+  return `SELECT ${outputsOf('pg', outputs)}, ${stored.join(', ')}
     FROM (${inner}) pg LEFT JOIN event_previews ep ON ep.event_id = pg.id
     ORDER BY ${outerOrder('pg', keys)}`;
 }

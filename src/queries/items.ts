@@ -13,15 +13,20 @@ import {
 } from '../plan/resource-fields.js';
 import { utcText } from './sql.js';
 
+/** A media item's public columns as [output name, expression] (int8 as text: checked by present/). */
+export const MEDIA_COLUMN_LIST = (alias: string, prefix = 'pm_'): [string, string][] => [
+  [`${prefix}public_id`, `${alias}.public_id`],
+  [`${prefix}src`, `${alias}.src`],
+  [`${prefix}thumbnail_src`, `${alias}.thumbnail_src`],
+  [`${prefix}alt_text`, `${alias}.alt_text`],
+  [`${prefix}width`, `${alias}.width::text`],
+  [`${prefix}height`, `${alias}.height::text`],
+];
+
 export const MEDIA_COLUMNS = (alias: string, prefix = 'pm_') =>
-  [
-    `${alias}.public_id AS ${prefix}public_id`,
-    `${alias}.src AS ${prefix}src`,
-    `${alias}.thumbnail_src AS ${prefix}thumbnail_src`,
-    `${alias}.alt_text AS ${prefix}alt_text`,
-    `${alias}.width::text AS ${prefix}width`,
-    `${alias}.height::text AS ${prefix}height`,
-  ].join(', ');
+  MEDIA_COLUMN_LIST(alias, prefix)
+    .map(([name, expr]) => `${expr} AS ${name}`)
+    .join(', ');
 
 /** A single profile media: only a ready, active item is public. */
 export const singleMediaJoin = (owner: string, alias = 'pm') =>
