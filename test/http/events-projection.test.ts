@@ -337,6 +337,49 @@ for (const engine of engines()) {
       assert.deepEqual(again.body, valid.body);
     });
 
+    test("an Event's own columns changed by hand after being served: never a stale answer (rendered once per row text, not per Event)", async () => {
+      const { rows } = await w.db.pool.query<{ id: string; public_id: string; day: string; name: string; links: string }>(
+        `SELECT e.id::text, e.public_id, e.start_local_date::text AS day, e.name, e.links::text AS links
+           FROM events e WHERE e.active ORDER BY e.public_id LIMIT 1`,
+      );
+      const target = rows[0]!;
+      const next = new Date(Date.parse(`${target.day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      const page = `/v1/events?${qs({ startLocalDateGte: target.day, startLocalDateLt: next, limit: '50', fields: 'publicId,name,links,schedule' })}`;
+      const detail = `/v1/events/${target.public_id}?fields=name,links,schedule`;
+      const itemOf = async () => {
+        const got = await call(w.server, page);
+        return { status: got.status, item: got.status === 200 ? (got.body.data as { publicId: string }[]).find((e) => e.publicId === target.public_id) : undefined, body: got.body };
+      };
+      const before = await itemOf();
+      assert.equal(before.status, 200);
+      assert.equal((before.item as { name?: string } | undefined)?.name, target.name);
+      const set = (name: string, links: string) =>
+        w.db.pool.query('UPDATE events SET name = $1, links = $2::jsonb WHERE id = $3::bigint', [name, links, target.id]);
+      try {
+        // a valid change is shown at once, on the page and the detail
+        await set(`${target.name} (renamed)`, '[{"url":"https://example.org/x","label":"x"}]');
+        const renamed = await itemOf();
+        assert.equal((renamed.item as { name?: string } | undefined)?.name, `${target.name} (renamed)`);
+        assert.deepEqual((renamed.item as { links?: unknown } | undefined)?.links, [{ url: 'https://example.org/x', label: 'x' }]);
+        const renamedDetail = (await (await w.server.get(detail)).json()) as { data: { name: string } };
+        assert.equal(renamedDetail.data.name, `${target.name} (renamed)`);
+        // an invalid one is the sanitized 500 for every request selecting it, also after the valid row was rendered
+        await set('', target.links);
+        for (let i = 0; i < 2; i++) {
+          const broken = await itemOf();
+          assert.equal(broken.status, 500);
+          assert.equal(broken.body.error.type, 'internal_error');
+          assert.equal((await w.server.get(detail)).status, 500);
+        }
+        assert.equal((await w.server.get(`/v1/events/${target.public_id}?fields=links`)).status, 200, 'without the field, the Event is served');
+      } finally {
+        await set(target.name, target.links);
+      }
+      const after = await itemOf();
+      assert.equal(after.status, 200);
+      assert.deepEqual(after.item, before.item);
+    });
+
     test('statement budget: ≤ 8 per request with every relationship and include, not growing with limit', async () => {
       const counts: number[] = [];
       for (const limit of [1, 2, 5, 20, 50]) {
