@@ -1,7 +1,8 @@
 /**
- * Event rows → public Event objects, field by field from the registry (an allow-list: nothing
- * from the spec's exclusion list is ever read, let alone written). Unselected fields are
- * omitted, absent nullable values are null, empty collections are [] (spec: Event rules 1-4).
+ * Event rows → public Event objects (as their JSON text), field by field from the registry (an
+ * allow-list: nothing from the spec's exclusion list is ever read, let alone written). Unselected
+ * fields are omitted, absent nullable values are null, empty collections are [] (spec: Event
+ * rules 1-4). Each own field of a distinct row is checked and rendered once (ownMember).
  */
 import type { EventField } from '../plan/event-fields.js';
 import type { EventOwnColumns, EventRow } from '../queries/events.js';
