@@ -37,14 +37,14 @@ test('RawJson is written as it is, at the fields of page items and of a detail',
 
 test('a stored preview text is parsed once: the same frozen rows for the same text, new rows for another', () => {
   const text = JSON.stringify([{ public_id: 'a1', slug: 'a', name: 'A', pm_public_id: null }]);
-  const first = storedArtistRows(text);
-  assert.equal(storedArtistRows(`${text}`), first, 'the same text → the same rows');
+  const first = storedArtistRows('7', text);
+  assert.equal(storedArtistRows('7', `${text}`), first, 'the same text → the same rows');
   assert.ok(Object.isFrozen(first) && Object.isFrozen(first[0]));
   assert.deepEqual(first, JSON.parse(text));
-  const other = storedArtistRows(text.replace('"A"', '""'));
+  const other = storedArtistRows('7', text.replace('"A"', '""'));
   assert.notEqual(other, first);
   assert.equal(other[0]!.name, '');
-  assert.deepEqual(storedVenueRows('[]'), []);
+  assert.deepEqual(storedVenueRows('7', '[]'), []);
   // not an array: returned as it is, for the projection to refuse
-  assert.deepEqual(storedVenueRows('{"x":1}'), { x: 1 });
+  assert.deepEqual(storedVenueRows('8', '{"x":1}'), { x: 1 });
 });
