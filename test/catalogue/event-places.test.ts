@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Database } from '../../src/db/database.js';
+import { migrate } from '../../src/db/migrate.js';
 import { GRID_LEVELS } from '../../src/queries/near.js';
 import { fullEvent } from './fixture.js';
 import { clone, importDoc, pid, storePerSuite, testEngines } from './support.js';
@@ -94,6 +95,14 @@ for (const engine of testEngines()) {
       assert.deepEqual(pairs(rows), [`${E.two} ${V.berlin}`, `${E.two} ${V.potsdam}`]);
       assert.equal(rows.length, 2 * GRID_LEVELS.length);
       assert.ok(!rows.some((r) => r[2] === V.secret), 'unpublished coordinates never enter the table');
+    });
+
+    test('filled by migration 007 for a catalogue stored before it', async () => {
+      await importDoc(store.db, baseDocument());
+      await store.db.pool.query('DROP TABLE event_places');
+      await store.db.pool.query('DELETE FROM schema_migrations WHERE version = 7');
+      assert.deepEqual(await migrate(store.db), [7]);
+      assert.equal((await assertExact(store.db)).length, 2 * GRID_LEVELS.length);
     });
 
     test('rewritten when a Venue alone is re-imported, when an Event changes, and by --replace', async () => {
