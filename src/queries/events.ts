@@ -197,7 +197,7 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   // near in the default order walks event_places (queries/near-events.ts); other orders filter
   const walk = c.near === null || c.sort !== 'startLocalDate'
     ? null
-    : nearEventsWalk(c.near, p, SORT_KEYS[c.sort], plan.after, c.temporalPhaseCode === 'upcoming' ? upcomingBranches(now(), 'np') : []);
+    : nearEventsWalk(c.near, p, SORT_KEYS[c.sort], plan.after, c.temporalPhaseCode === 'upcoming' ? upcomingBranches(now(), 'np') : null);
   if (c.near !== null && walk === null) where.push(eventNearCondition('e', c.near, p));
   if (walk !== null) where.push(...walk.conditions);
   // Statement.stablePlan: a walk of one sort index with no filter but the keyset has the same best

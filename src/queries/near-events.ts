@@ -4,8 +4,8 @@
  * but by walking `event_places` (migration 007), which holds each active Event's published Venue
  * positions with the Event's sort keys, per grid cell:
  *
- *   one branch per cell covering the radius (and per upcoming bound, see queries/events.ts), each an
- *   ordered range of event_places_by_start_date from the cursor on, the exact distance checked on
+ *   one branch per cell covering the radius (from the upcoming bound on, when there is one), each
+ *   an ordered range of event_places_by_start_date from the cursor on, the exact distance checked on
  *   the row's own coordinates → Merge Append in the page order (a subquery with its own ORDER BY)
  *   → the Event by primary key, with every other filter → LIMIT.
  *
@@ -32,33 +32,37 @@ export interface NearWalk {
 const WALK_COLUMNS = 'np.event_id, np.venue_id, np.start_local_date, np.start_rank, np.start_key, np.public_id';
 
 /**
- * `keys`: the Events' startLocalDate keys (on `e.`); `after`: the cursor's values; `bounds`: the
- * alternative conditions on `np` the page is the union of (each its own branch per cell), or none.
+ * The walk, or null when the radius would need too many cells (a wide radius near a pole: the
+ * caller filters with eventNearCondition instead, over the few Venues there).
+ *
+ * `keys`: the Events' startLocalDate keys (on `e.`); `after`: the cursor's values; `bounds`: none,
+ * or the two alternative conditions on `np` the page is the union of (queries/events.ts, upcoming):
+ * the usual one, read per cell, and the rare one (normally no row: the partial index
+ * event_places_start_inconsistent), read for all cells by one branch that sorts its few rows.
  */
 export function nearEventsWalk(
   near: Near,
   p: Params,
   keys: readonly SortKey[],
   after: readonly unknown[] | null,
-  bounds: readonly string[],
-): NearWalk {
+  bounds: readonly [usual: string, rare: string] | null,
+): NearWalk | null {
   const walkKeys = keys.map((k) => ({ ...k, expr: k.expr.replace(/^e\./, 'np.') }));
   const bound = matchBound(near.radiusKm);
-  const { cells, first, end } = cellsCovering(boundingBox(near.latitude, near.longitude, bound));
+  const covering = cellsCovering(boundingBox(near.latitude, near.longitude, bound));
+  if (covering === null) return null;
+  const { cells, first, end } = covering;
   const lat = p.add(near.latitude, 'float8');
   const lon = p.add(near.longitude, 'float8');
   const radius = p.add(bound, 'float8');
   const within = (alias: string) => `${distanceFrom(alias, lat, lon)} < ${radius}`;
   const keyset = after === null ? [] : [keysetAfter(walkKeys, after, p)];
   const branchOrder = walkKeys.map((k) => `${k.expr} ${k.direction.toUpperCase()}`).join(', ');
-  const branches = cells.flatMap((cell) => {
-    const inCell = `np.cell = ${p.add(cell, 'int8')}`;
-    return (bounds.length === 0 ? [null] : bounds).map(
-      (b) => `(SELECT ${WALK_COLUMNS} FROM event_places np
-       WHERE ${[inCell, ...(b === null ? [] : [b]), ...keyset, within('np')].join(' AND ')}
-       ORDER BY ${branchOrder})`,
-    );
-  });
+  const branch = (conditions: string[]) => `(SELECT ${WALK_COLUMNS} FROM event_places np
+       WHERE ${[...conditions, ...keyset, within('np')].join(' AND ')}
+       ORDER BY ${branchOrder})`;
+  const branches = cells.map((cell) => branch([`np.cell = ${p.add(cell, 'int8')}`, ...(bounds === null ? [] : [bounds[0]])]));
+  if (bounds !== null) branches.push(branch([`np.cell = ANY(${p.add(cells, 'int8[]')})`, bounds[1]]));
   const once = `NOT EXISTS (SELECT 1 FROM event_places d
      WHERE d.event_id = np.event_id AND d.venue_id < np.venue_id
        AND d.cell >= ${p.add(first, 'int8')} AND d.cell < ${p.add(end, 'int8')} AND ${within('d')})`;

@@ -98,8 +98,9 @@ export const distanceKmColumn = (v: string, near: Near, p: Params) => `round(${d
  * The grid of `event_places` (migration 007): levels of square cells in degrees of latitude and
  * longitude (powers of two, so the division is exact in binary floating point). Each published
  * Venue position is stored at every level; a search uses the finest level at which the cells
- * covering its box are at most MAX_CELLS, else the coarsest (a box at a pole spans every
- * longitude). The cell number is computed with the same float8 arithmetic in SQL (cellSql) and
+ * covering its box are at most MAX_CELLS, else the coarsest when they are at most
+ * MAX_COARSE_CELLS there; else (a wide radius near a pole: the box spans most longitudes) none,
+ * and the caller filters instead of walking. The cell number is computed with the same float8 arithmetic in SQL (cellSql) and
  * here (cellsCovering), so both sides agree on every boundary.
  */
 export const GRID_LEVELS: readonly { readonly level: number; readonly size: number }[] = [
@@ -108,6 +109,7 @@ export const GRID_LEVELS: readonly { readonly level: number; readonly size: numb
   { level: 3, size: 4 },
 ];
 const MAX_CELLS = 24;
+const MAX_COARSE_CELLS = 48;
 const LEVEL_SPAN = 100_000_000;
 const ROW_SPAN = 10_000;
 
@@ -136,8 +138,8 @@ function cellsAt({ level, size }: (typeof GRID_LEVELS)[number], box: Box): numbe
   return rows.flatMap((r) => [...columns].map((c) => cellNumber(level, r, c)));
 }
 
-/** The grid cells to read for a box: the finest level with at most MAX_CELLS, else the coarsest. */
-export function cellsCovering(box: Box): Cells {
+/** The grid cells to read for a box (see GRID_LEVELS), or null when there would be too many. */
+export function cellsCovering(box: Box): Cells | null {
   let cells: number[] = [];
   let chosen = GRID_LEVELS[0]!;
   for (const level of GRID_LEVELS) {
@@ -145,5 +147,6 @@ export function cellsCovering(box: Box): Cells {
     cells = cellsAt(level, box);
     if (cells.length <= MAX_CELLS) break;
   }
+  if (cells.length > MAX_COARSE_CELLS) return null;
   return { cells, first: chosen.level * LEVEL_SPAN, end: (chosen.level + 1) * LEVEL_SPAN };
 }
