@@ -6,7 +6,7 @@
  *
  *   one branch per cell covering the radius (from the upcoming bound on, when there is one), each
  *   an ordered range of event_places_by_start_date from the cursor on, the exact distance checked on
- *   the row's own coordinates → Merge Append in the page order (a subquery with its own ORDER BY)
+ *   the row's own coordinates (written once, on the merged rows) → Merge Append in the page order (a subquery with its own ORDER BY)
  *   → the Event by primary key, with every other filter → LIMIT.
  *
  * An Event with several Venues in the radius has a row for each: a row counts only when no Venue
@@ -29,7 +29,7 @@ export interface NearWalk {
   readonly conditions: readonly string[];
 }
 
-const WALK_COLUMNS = 'np.event_id, np.venue_id, np.start_local_date, np.start_rank, np.start_key, np.public_id';
+const WALK_COLUMNS = 'np.event_id, np.venue_id, np.start_local_date, np.start_rank, np.start_key, np.public_id, np.latitude, np.longitude';
 
 /**
  * The walk, or null when the radius would need too many cells (a wide radius near a pole: the
@@ -59,7 +59,7 @@ export function nearEventsWalk(
   const keyset = after === null ? [] : [keysetAfter(walkKeys, after, p)];
   const branchOrder = walkKeys.map((k) => `${k.expr} ${k.direction.toUpperCase()}`).join(', ');
   const branch = (conditions: string[]) => `(SELECT ${WALK_COLUMNS} FROM event_places np
-       WHERE ${[...conditions, ...keyset, within('np')].join(' AND ')}
+       WHERE ${[...conditions, ...keyset].join(' AND ')}
        ORDER BY ${branchOrder})`;
   const branches = cells.map((cell) => branch([`np.cell = ${p.add(cell, 'int8')}`, ...(bounds === null ? [] : [bounds[0]])]));
   if (bounds !== null) branches.push(branch([`np.cell = ANY(${p.add(cells, 'int8[]')})`, bounds[1]]));
@@ -71,7 +71,9 @@ export function nearEventsWalk(
   // planner priced the page's filters on the few rows of the cells and sorted every row of them.
   const order = walkKeys.map((k) => `${k.expr.replace(/^np\./, 'w.')} ${k.direction.toUpperCase()}`).join(', ');
   return {
-    from: `(SELECT w.* FROM (${branches.join('\n     UNION ALL ')}) w ORDER BY ${order}) np JOIN events e ON e.id = np.event_id`,
+    // the distance once, on the merged rows (PostgreSQL pushes it down into every branch)
+    from: `(SELECT w.* FROM (${branches.join('\n     UNION ALL ')}) w
+       WHERE ${within('w')} ORDER BY ${order}) np JOIN events e ON e.id = np.event_id`,
     keys: walkKeys,
     conditions: [once],
   };
