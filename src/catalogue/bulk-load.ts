@@ -15,7 +15,7 @@
 import type pg from 'pg';
 
 /** Tables that are necessarily empty when `events` is (each references it). */
-const TABLES = ['events', 'event_artists', 'event_venues', 'event_series', 'event_editions', 'event_gallery', 'event_previews'];
+const TABLES = ['events', 'event_artists', 'event_venues', 'event_series', 'event_editions', 'event_gallery', 'event_previews', 'event_places'];
 
 interface Deferred {
   readonly kind: 'index' | 'fk';

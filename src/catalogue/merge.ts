@@ -9,7 +9,7 @@
  * 3. Entities absent from the document whose profile media is in it get their media part
  *    recomputed: a ready media whose public fields change advances their markers too.
  * 4. With --replace, entities absent from the document are deleted (children first).
- * 5. Derived data: primary Venue keys, Artist public media, stored Event previews.
+ * 5. Derived data: primary Venue keys, Artist public media, stored Event previews, Event places.
  * Into an empty catalogue, the Event tables' secondary indexes and foreign keys are built after
  * the load (bulk-load.ts).
  */
@@ -17,6 +17,7 @@ import type pg from 'pg';
 import { COLLECTIONS, type Collection } from './document.js';
 import { ARTIST_PUBLIC_MEDIA_FROM_STAGE, refreshArtistPublicMedia } from './artist-media.js';
 import { deferEventIndexes } from './bulk-load.js';
+import { refreshEventPlaces } from './event-places.js';
 import { isBulkImport, refreshEventPreviews } from './event-previews.js';
 import { primaryVenueKeyFromStage, refreshPrimaryVenueKeys } from './primary-venue.js';
 import { STAGE } from './rows.js';
@@ -252,6 +253,7 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
   }
   // last: the previews read the merged members, memberships and Artist public media
   await refreshEventPreviews(client, analyzed);
+  await refreshEventPlaces(client);
   await restoreEventIndexes();
   return counts;
 }
@@ -259,7 +261,7 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
 /** Every catalogue table the read side plans queries over. */
 const CATALOGUE_TABLES = [
   'media', 'artists', 'artist_profile_media', 'venues', 'series', 'editions', 'edition_venues',
-  'events', 'event_artists', 'event_venues', 'event_series', 'event_editions', 'event_gallery',
+  'events', 'event_artists', 'event_venues', 'event_series', 'event_editions', 'event_gallery', 'event_places',
 ] as const;
 
 /**

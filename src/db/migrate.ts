@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
+import { fillEventPlaces } from '../catalogue/event-places.js';
 import { fillMissingEventPreviews } from '../catalogue/event-previews.js';
 import type { Database } from './database.js';
 
@@ -27,6 +28,7 @@ const ADVISORY_LOCK_KEY = 7_424_510_031; // "lineup" migrations
  */
 const FILL_AFTER: Record<number, (client: pg.PoolClient) => Promise<unknown>> = {
   5: fillMissingEventPreviews,
+  7: fillEventPlaces,
 };
 
 export interface Migration {

@@ -19,8 +19,10 @@
  *   next day's midnight in the zone (no DTEND when that zone is unknown); a timed end after a
  *   date-only start ends with its own day. No DTEND when the schedule has no end.
  * - LOCATION: the location Venue's name, then its formatted address, or its locality and country
- *   name; GEO only for published coordinates. (ical-generator writes GEO only for non-zero
- *   latitude and longitude: a Venue exactly on the equator or the prime meridian gets none.)
+ *   name; GEO only for published coordinates. GEO is written here, not by ical-generator: it
+ *   writes GEO only when latitude and longitude are both truthy, so a Venue exactly on the
+ *   equator or the prime meridian got none. The line goes before the VEVENT's END (property order
+ *   is free in RFC 5545) and is far shorter than 75 octets, so it needs no folding.
  */
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import ical, { ICalEventStatus, type ICalEventData } from 'ical-generator';
@@ -47,9 +49,20 @@ function location(row: CalendarRow): ICalEventData['location'] {
   if (venue === null) return null;
   const place = venueLocation(venue) as { formattedAddress?: string; locality?: string | null; countryName?: string | null };
   const parts = [text(venue.name, 'venue.name'), place.formattedAddress ?? null, ...(place.formattedAddress === undefined ? [place.locality ?? null, place.countryName ?? null] : [])];
-  const title = parts.filter((p): p is string => p !== null).join(', ');
-  const geo = publishedCoordinates(venue) as { latitude: number; longitude: number } | null;
-  return geo === null ? { title } : { title, geo: { lat: geo.latitude, lon: geo.longitude } };
+  return { title: parts.filter((p): p is string => p !== null).join(', ') };
+}
+
+/** An iCalendar FLOAT: plain decimal notation (String() writes 1e-7 for tiny numbers). */
+function float(n: number): string {
+  const s = String(n === 0 ? 0 : n);
+  return s.includes('e') ? n.toFixed(20).replace(/\.?0+$/, '') : s;
+}
+
+/** The GEO line of an Event's location Venue, when its coordinates are published. */
+function geoLine(row: CalendarRow): string | null {
+  if (row.venue === null) return null;
+  const geo = publishedCoordinates(row.venue) as { latitude: number; longitude: number } | null;
+  return geo === null ? null : `GEO:${float(geo.latitude)};${float(geo.longitude)}\r\n`;
 }
 
 /** DTSTART/DTEND and the zone of one Event (see the module comment). */
@@ -74,6 +87,7 @@ function times(row: CalendarRow): Pick<ICalEventData, 'start' | 'end' | 'allDay'
 
 export function presentCalendar(rows: readonly CalendarRow[]): string {
   const calendar = ical({ prodId: PRODUCT, timezone: { name: null, generator: vtimezone } });
+  const geo = rows.map(geoLine);
   for (const row of rows) {
     const updated = new Date(text(row.updated_at, 'updatedAt'));
     const state = oneOf(row.administrative_state_code, ['scheduled', 'cancelled'] as const, 'administrativeStateCode');
@@ -90,6 +104,11 @@ export function presentCalendar(rows: readonly CalendarRow[]): string {
       sequence: Math.max(0, Math.floor((updated.getTime() - SEQUENCE_EPOCH) / 1000)),
     });
   }
+  // The VEVENTs come out in the order they were created: the i-th END:VEVENT line closes rows[i]
+  // (a value cannot hold a line break: TEXT escapes it, and a folded line starts with a space).
+  let i = 0;
+  const body = calendar.toString().replace(/\r\nEND:VEVENT\r\n/g, (end) => `\r\n${geo[i++] ?? ''}${end.slice(2)}`);
+  if (i !== rows.length) throw new Error(`calendar: ${i} VEVENT ends for ${rows.length} Events`);
   // RFC 5545 §3.1: every content line ends with CRLF, the last one too (ical-generator omits it).
-  return `${calendar.toString()}\r\n`;
+  return `${body}\r\n`;
 }

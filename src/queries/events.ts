@@ -11,6 +11,7 @@ import { lowerName } from '../text/normalize.js';
 import { MEDIA_COLUMN_LIST, selectedMediaJoin, type ArtistItemRow, type VenueItemRow } from './items.js';
 import { nameContainsCondition } from './name-search.js';
 import { eventNearCondition } from './near.js';
+import { nearEventsWalk } from './near-events.js';
 import { phaseSql } from './phase.js';
 import { Params, dateText, keyText, keysetAfter, orderBy, rowLimit, utcText, wildcardContains, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
@@ -201,11 +202,11 @@ export function seriesContextEvents(p: Params, seriesId: string, editionId: stri
  * (events_start_inconsistent, migration 002). Both branches keep every filter and the phase
  * rule itself, so the page is exactly the page of the plain statement.
  */
-function upcomingBranches(now: string): [string, string] {
+function upcomingBranches(now: string, e = 'e'): [string, string] {
   const bound = `((${now} AT TIME ZONE 'UTC')::date - 1)`;
   return [
-    `e.start_local_date >= ${bound}`,
-    `e.start_local_date < ${bound} AND e.start_at IS NOT NULL AND e.start_local_date < (e.start_at AT TIME ZONE 'UTC')::date - 1`,
+    `${e}.start_local_date >= ${bound}`,
+    `${e}.start_local_date < ${bound} AND ${e}.start_at IS NOT NULL AND ${e}.start_local_date < (${e}.start_at AT TIME ZONE 'UTC')::date - 1`,
   ];
 }
 
@@ -234,14 +235,19 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   if (c.startLocalDateGte !== null) where.push(`e.start_local_date >= ${p.add(c.startLocalDateGte, 'date')}`);
   if (c.startLocalDateLt !== null) where.push(`e.start_local_date < ${p.add(c.startLocalDateLt, 'date')}`);
   if (c.updatedSince !== null) where.push(`e.updated_at >= ${p.add(c.updatedSince, 'timestamptz')}`);
-  if (c.near !== null) where.push(eventNearCondition('e', c.near, p));
+  // near in the default order walks event_places (queries/near-events.ts); other orders filter
+  const walk = c.near === null || c.sort !== 'startLocalDate'
+    ? null
+    : nearEventsWalk(c.near, p, SORT_KEYS[c.sort], plan.after, c.temporalPhaseCode === 'upcoming' ? upcomingBranches(now(), 'np') : null);
+  if (c.near !== null && walk === null) where.push(eventNearCondition('e', c.near, p));
+  if (walk !== null) where.push(...walk.conditions);
   // Statement.stablePlan: a walk of one sort index with no filter but the keyset has the same best
   // plan for every value. Any filter above (an updatedSince range included: PostgreSQL prices it
   // per value, test/db/generic-plans.test.ts) makes the plan depend on the values.
   const plainWalk = where.length === 1;
   if (c.sort === 'startInstant' || c.sort === '-startInstant') where.push('e.start_at IS NOT NULL');
-  const keys = SORT_KEYS[c.sort];
-  if (plan.after !== null) where.push(keysetAfter(keys, plan.after, p));
+  const keys = walk?.keys ?? SORT_KEYS[c.sort];
+  if (plan.after !== null && walk === null) where.push(keysetAfter(keys, plan.after, p));
 
   const outputs = [...eventOutputs(c.fields, now), ...sortKeyOutputs(keys)];
   const columns = selectList(outputs);
@@ -250,7 +256,7 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   // the order keys again, typed, as o0… (what an outer query orders by)
   const order = keys.map((k, i) => `${k.expr} AS o${i}`).join(', ');
   const stored = storedPreviewColumns(plainPreviews(c.fields, c.include));
-  if (c.temporalPhaseCode === 'upcoming' && c.sort === 'startLocalDate') {
+  if (c.temporalPhaseCode === 'upcoming' && c.sort === 'startLocalDate' && walk === null) {
     const branch = (condition: string) => `(SELECT ${columns}, ${order}
     FROM events e ${mediaJoin}
     WHERE ${[...where, condition].join('\n      AND ')}
@@ -265,7 +271,7 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
     return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: false };
   }
   const text = `SELECT ${[columns, ...(stored.length > 0 ? [order] : [])].join(', ')}
-    FROM events e ${mediaJoin}
+    FROM ${walk?.from ?? 'events e'} ${mediaJoin}
     WHERE ${where.join('\n      AND ')}
     ORDER BY ${orderBy(keys)}
     ${limit}`;

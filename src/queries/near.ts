@@ -52,8 +52,11 @@ export function boundingBox(latitude: number, longitude: number, boundKm: number
 
 /** The great-circle distance in km from the point to Venue `v`'s published coordinates. */
 export function distanceSql(v: string, near: Near, p: Params): string {
-  const lat = p.add(near.latitude, 'float8');
-  const lon = p.add(near.longitude, 'float8');
+  return distanceFrom(v, p.add(near.latitude, 'float8'), p.add(near.longitude, 'float8'));
+}
+
+/** The same, from the point whose latitude and longitude are the placeholders `lat`, `lon`. */
+export function distanceFrom(v: string, lat: string, lon: string): string {
   return `(2 * ${EARTH_RADIUS_KM} * asin(least(1.0, sqrt(
       power(sin(radians(${v}.latitude - ${lat}) / 2), 2)
       + cos(radians(${lat})) * cos(radians(${v}.latitude)) * power(sin(radians(${v}.longitude - ${lon}) / 2), 2)))))`;
@@ -90,3 +93,60 @@ export function distanceKeys(v: string, near: Near, p: Params): SortKey[] {
 
 /** The public `distanceKm`: kilometres to 3 decimals. */
 export const distanceKmColumn = (v: string, near: Near, p: Params) => `round(${distanceSql(v, near, p)}::numeric, 3)::float8 AS distance_km`;
+
+/**
+ * The grid of `event_places` (migration 007): levels of square cells in degrees of latitude and
+ * longitude (powers of two, so the division is exact in binary floating point). Each published
+ * Venue position is stored at every level; a search uses the finest level at which the cells
+ * covering its box are at most MAX_CELLS, else the coarsest when they are at most
+ * MAX_COARSE_CELLS there; else (a wide radius near a pole: the box spans most longitudes) none,
+ * and the caller filters instead of walking. The cell number is computed with the same float8 arithmetic in SQL (cellSql) and
+ * here (cellsCovering), so both sides agree on every boundary.
+ */
+export const GRID_LEVELS: readonly { readonly level: number; readonly size: number }[] = [
+  { level: 1, size: 0.25 },
+  { level: 2, size: 1 },
+  { level: 3, size: 4 },
+];
+const MAX_CELLS = 24;
+const MAX_COARSE_CELLS = 48;
+const LEVEL_SPAN = 100_000_000;
+const ROW_SPAN = 10_000;
+
+const cellNumber = (level: number, row: number, column: number) => level * LEVEL_SPAN + row * ROW_SPAN + column;
+
+/** The cell (bigint) of a position at a level given as SQL expressions (level, size as float8). */
+export const cellSql = (level: string, size: string, latitude: string, longitude: string) =>
+  `(${level} * ${LEVEL_SPAN} + floor((${latitude} + 90) / ${size}) * ${ROW_SPAN} + floor((${longitude} + 180) / ${size}))::bigint`;
+
+export interface Cells {
+  /** The cells (any order) whose union holds the box. */
+  readonly cells: readonly number[];
+  /** Every cell of the level lies in [first, end). */
+  readonly first: number;
+  readonly end: number;
+}
+
+/** The cells of one level covering a bounding box. Pure. */
+function cellsAt({ level, size }: (typeof GRID_LEVELS)[number], box: Box): number[] {
+  const index = (value: number, offset: number) => Math.floor((value + offset) / size);
+  const rows: number[] = [];
+  for (let r = index(box.minLatitude, 90); r <= index(box.maxLatitude, 90); r++) rows.push(r);
+  const columns = new Set<number>();
+  const ranges = box.longitudes.length === 0 ? [[-180, 180] as const] : box.longitudes;
+  for (const [west, east] of ranges) for (let c = index(west, 180); c <= index(east, 180); c++) columns.add(c);
+  return rows.flatMap((r) => [...columns].map((c) => cellNumber(level, r, c)));
+}
+
+/** The grid cells to read for a box (see GRID_LEVELS), or null when there would be too many. */
+export function cellsCovering(box: Box): Cells | null {
+  let cells: number[] = [];
+  let chosen = GRID_LEVELS[0]!;
+  for (const level of GRID_LEVELS) {
+    chosen = level;
+    cells = cellsAt(level, box);
+    if (cells.length <= MAX_CELLS) break;
+  }
+  if (cells.length > MAX_COARSE_CELLS) return null;
+  return { cells, first: chosen.level * LEVEL_SPAN, end: (chosen.level + 1) * LEVEL_SPAN };
+}

@@ -20,6 +20,8 @@ const DAY = 86_400_000;
 /** The extra catalogue of edge cases, merged into the Events fixture. */
 const EDGE_ARTIST = 'arEdgeCases1';
 const EDGE_VENUE = 'veEdgeCases1';
+const ZERO_LONGITUDE_VENUE = 'veEdgeZeroLo';
+const ZERO_LATITUDE_VENUE = 'veEdgeZeroLa';
 const longName = `Очень длинное название ${'日本語と, ; \\ '.repeat(12)}end`;
 const edge: CatalogueDocument = {
   artists: [{ publicId: EDGE_ARTIST, slug: 'edge', name: 'Edge; Cases, Inc.', updatedAt: '2025-06-01T00:00:00.000000Z' }],
@@ -44,6 +46,20 @@ const edge: CatalogueDocument = {
       publishCoordinates: false,
       updatedAt: '2025-06-01T00:00:00.000000Z',
     },
+    // on the prime meridian and on the equator: a coordinate of exactly 0 is a coordinate
+    ...[
+      [ZERO_LONGITUDE_VENUE, 'Greenwich', { latitude: 51.4779, longitude: 0 }],
+      [ZERO_LATITUDE_VENUE, 'Equator', { latitude: 0, longitude: 6.7 }],
+    ].map(([publicId, name, coordinates]) => ({
+      publicId: publicId as string,
+      slug: (name as string).toLowerCase(),
+      name: name as string,
+      statusCode: 'operational',
+      address: { formattedAddress: null, locality: name as string, countryName: 'Nowhere', countryCode: null },
+      coordinates: coordinates as { latitude: number; longitude: number },
+      publishCoordinates: true,
+      updatedAt: '2025-06-01T00:00:00.000000Z',
+    })),
   ],
   events: [
     {
@@ -87,6 +103,18 @@ const edge: CatalogueDocument = {
       artistIds: [EDGE_ARTIST],
       updatedAt: '2025-06-04T00:00:00.000000Z',
     },
+    ...[
+      ['EvEdgeZeroLo', ZERO_LONGITUDE_VENUE],
+      ['EvEdgeZeroLa', ZERO_LATITUDE_VENUE],
+    ].map(([publicId, venueId]) => ({
+      publicId: publicId as string,
+      slug: (publicId as string).toLowerCase(),
+      name: `At ${venueId}`,
+      administrativeStateCode: 'scheduled',
+      schedule: { referenceTimeZoneId: 'Europe/London', start: { precision: 'date' as const, localDate: '2025-07-20' } },
+      venueIds: [venueId as string],
+      updatedAt: '2025-06-06T00:00:00.000000Z',
+    })),
     {
       publicId: 'EvEdgeOld001',
       slug: 'edge-4',
@@ -246,7 +274,7 @@ for (const engine of engines()) {
         assert.equal(location, parts.join(', '), where);
         const c = venue.publishedCoordinates;
         if (c === null) assert.equal(geo, null, `${where}: GEO only for published coordinates`);
-        else if (c.latitude !== 0 && c.longitude !== 0) assert.deepEqual(geo, [c.latitude, c.longitude], where);
+        else assert.deepEqual(geo, [c.latitude, c.longitude], where);
       }
     };
 
@@ -256,6 +284,8 @@ for (const engine of engines()) {
       ...(eventsCatalogue.series ?? []).map((s) => ({ kind: 'series', id: s.publicId, active: s.active !== false, context: 'seriesId' })),
       { kind: 'artists', id: EDGE_ARTIST, active: true, context: 'artistId' },
       { kind: 'venues', id: EDGE_VENUE, active: true, context: 'venueId' },
+      { kind: 'venues', id: ZERO_LONGITUDE_VENUE, active: true, context: 'venueId' },
+      { kind: 'venues', id: ZERO_LATITUDE_VENUE, active: true, context: 'venueId' },
     ];
 
     it('every feed of the fixture catalogue matches the JSON API, Event by Event (parsed by ical.js)', async () => {
@@ -300,6 +330,15 @@ for (const engine of engines()) {
       assert.ok(!text.includes('45.76') && !text.includes('4.83'), 'unpublished coordinates never appear');
       assert.match(text, /DTSTART:20250710T190000Z\r\nDTEND:20250710T220000Z/);
       assert.ok(!text.includes('Mars/Olympus_Mons'));
+    });
+
+    it('writes GEO for a coordinate of exactly 0 (prime meridian, equator)', async () => {
+      for (const [venue, geo] of [[ZERO_LONGITUDE_VENUE, [51.4779, 0]], [ZERO_LATITUDE_VENUE, [0, 6.7]]] as const) {
+        const { text, events } = await feed(`/v1/venues/${venue}/calendar.ics`);
+        assert.equal(events.length, 1, venue);
+        assert.deepEqual(events[0]?.getFirstPropertyValue('geo'), geo, venue);
+        assert.equal(text.match(/^GEO:/gm)?.length, 1, venue);
+      }
     });
 
     it('grows SEQUENCE when the marker advances', async () => {
