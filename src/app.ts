@@ -14,13 +14,12 @@ import type { Config } from './config/config.js';
 import type { Database } from './db/database.js';
 import { Reader, type StatementObserver, type StatementOutcome } from './db/reader.js';
 import { PreparedStatements } from './db/prepared.js';
-import { BudgetExceededError, Gate } from './limits/admission.js';
+import { Gate } from './limits/admission.js';
 import { ReadAdmission } from './limits/reads.js';
 import { RateLimiter } from './limits/token-bucket.js';
 import {
   ApiError,
-  DatabaseUnavailableError,
-  ProjectionError,
+  publicError,
   internalError,
   invalidQuery,
   methodNotAllowed,
@@ -208,25 +207,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   app.setErrorHandler((err, request, reply) => {
-    let apiError: ApiError;
-    if (err instanceof ApiError) apiError = err;
-    else if (err instanceof DatabaseUnavailableError) {
+    const { kind, error } = publicError(err);
+    if (kind === 'unavailable') {
       refuse(request, metrics, 'database_unavailable');
-      request.log.warn({ cause: err.message }, 'database unavailable');
-      apiError = unavailable('The database is temporarily unavailable; retry later.');
-    } else if (err instanceof ProjectionError || err instanceof BudgetExceededError) {
-      request.log.error({ cause: err.message }, 'invalid stored projection');
-      apiError = internalError();
-    } else {
-      const status = (err as { statusCode?: number }).statusCode;
-      if (typeof status === 'number' && status >= 400 && status < 500) {
-        apiError = status === 414 ? uriTooLong() : invalidQuery('The request is malformed.');
-      } else {
-        request.log.error({ err }, 'unexpected failure');
-        apiError = internalError();
-      }
+      request.log.warn({ cause: (err as Error).message }, 'database unavailable');
+    } else if (kind === 'stored-data') {
+      request.log.error({ cause: (err as Error).message }, 'invalid stored projection');
+    } else if (kind === 'programming') {
+      request.log.error({ err }, 'programming error: a read ran over its statement budget');
+    } else if (kind === 'unknown') {
+      request.log.error({ err }, 'unexpected failure');
     }
-    return sendError(reply, apiError);
+    return sendError(reply, error);
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -5,7 +5,7 @@
  * `fields`, and path ids. Resource parsers compose these; they stay pure (no I/O).
  */
 import type { TString } from '@sinclair/typebox';
-import { notFound } from '../http/errors.js';
+import { ResourceNotFound } from './errors.js';
 import { normalizeSelection } from '../plan/event-fields.js';
 import type { FieldRegistry, MemberSort } from '../plan/resource-fields.js';
 import { trimmedTerm } from './formats.js';
@@ -33,7 +33,7 @@ export function pathIds<K extends string>(params: unknown, names: readonly K[]):
   const out = {} as Record<K, string>;
   for (const name of names) {
     const value = (params as Record<string, unknown> | undefined)?.[name];
-    if (typeof value !== 'string' || !schemaAccepts(PUBLIC_ID_SCHEMA, value)) throw notFound();
+    if (typeof value !== 'string' || !schemaAccepts(PUBLIC_ID_SCHEMA, value)) throw new ResourceNotFound();
     out[name] = value;
   }
   return out;
