@@ -3,6 +3,7 @@
  * parser's raw refusals and the OpenAPI document: any origin, these response headers readable
  * by a page, and the preflight answer.
  */
+import { ALLOWED_METHODS } from './routes/known-paths.js';
 
 /** Every response, refusals included. */
 export const ALLOW_ORIGIN = '*';
@@ -11,7 +12,7 @@ export const EXPOSED_HEADERS = 'ETag, Retry-After, Age, X-Request-ID';
 
 /** The preflight (OPTIONS) answer on every path. */
 export const PREFLIGHT = {
-  allowMethods: 'GET, HEAD, OPTIONS',
+  allowMethods: ALLOWED_METHODS,
   allowHeaders: 'If-None-Match',
   maxAgeSeconds: 600,
 } as const;

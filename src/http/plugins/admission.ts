@@ -13,7 +13,7 @@ import type { Metrics } from '../../metrics/metrics.js';
 import { MAX_URL_BYTES } from '../../plan/url-budget.js';
 import { invalidQuery, methodNotAllowed, notFound, rateLimited, unavailable, uriTooLong } from '../errors.js';
 import { refuse, scopeOf } from '../observe.js';
-import { knownPath } from '../routes/known-paths.js';
+import { allows, knownPath } from '../routes/known-paths.js';
 import type { ServiceState } from '../service-state.js';
 import { addRequestStage } from './request-stages.js';
 
@@ -80,7 +80,7 @@ export const admission = fp<AdmissionOptions>(
         // unsupported method 405 with Allow); only a supported method with a body is a 400.
         const known = knownPath(pathOf(request.raw.url ?? ''));
         if (!known) throw notFound();
-        if (!known.allow.split(', ').includes(request.method)) throw methodNotAllowed(known.allow);
+        if (!allows(known, request.method)) throw methodNotAllowed(known.allow);
         throw invalidQuery('Request bodies are not accepted.');
       }
     });

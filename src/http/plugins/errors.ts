@@ -13,7 +13,7 @@ import type { Metrics } from '../../metrics/metrics.js';
 import { ApiError, internalError, methodNotAllowed, notFound, publicError } from '../errors.js';
 import { refuse } from '../observe.js';
 import { sendError } from '../respond.js';
-import { knownPath } from '../routes/known-paths.js';
+import { allows, knownPath } from '../routes/known-paths.js';
 import { runRequestStages } from './request-stages.js';
 
 export interface ErrorsOptions {
@@ -57,8 +57,7 @@ export function routerRefusal(app: () => FastifyInstance) {
     runRequestStages(app(), request, reply)
       .then(() => {
         const known = knownPath(pathOf(request.raw.url ?? ''));
-        const allowed = known?.allow.split(', ').includes(request.method) ?? true;
-        throw known && !allowed ? methodNotAllowed(known.allow) : notFound();
+        throw known && !allows(known, request.method) ? methodNotAllowed(known.allow) : notFound();
       })
       .catch((err: unknown) => sendError(reply, err instanceof ApiError ? err : internalError()));
   };
