@@ -6,8 +6,8 @@
  * operation documents exactly the parameter list its route's parser accepts.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
-import { ErrorEnvelope, objectOf, pageOf } from './schemas/common.js';
-import { Event } from './schemas/event.js';
+import { ErrorEnvelope, objectOf, pageOf } from '../contract/common.js';
+import { Event } from '../contract/event.js';
 import {
   ARTIST_DETAIL,
   ARTIST_LIST,
@@ -23,7 +23,7 @@ import {
 } from '../controls/lists.js';
 import { EVENT_DETAIL_QUERY, EVENT_QUERY, pathId, type ParameterSpec } from '../controls/parameter-schemas.js';
 import { VENUE_LIST } from '../controls/venues.js';
-import { Artist, Edition, EditionProgram, Series, SeriesMembership, Venue } from './schemas/resources.js';
+import { Artist, Edition, EditionProgram, Series, SeriesMembership, Venue } from '../contract/resources.js';
 import { ALLOW_ORIGIN, EXPOSED_HEADERS, PREFLIGHT } from './cors-headers.js';
 import { CACHE_NONE, CACHE_RESOURCE } from './respond.js';
 import { ALLOWED_METHODS } from './routes/known-paths.js';

@@ -3,19 +3,24 @@
  * One schema per resource serves collections, details and member routes: every field but
  * `publicId` is optional because `fields` selects the top-level keys.
  */
-import { Type, type TObject, type TProperties } from '@sinclair/typebox';
+import { Type, type TLiteral, type TObject, type TOptional, type TProperties, type TUnion } from '@sinclair/typebox';
 import { Nullable, ProfileMedia, PublicId, LocalDate, UpdatedAt, UrlCollection } from './common.js';
 import { Location, venueRichProps } from './event.js';
 
-const lit = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+/** One of these strings (its type keeps the literals: a presenter writing another does not compile). */
+const lit = <const V extends readonly string[]>(values: V) =>
+  Type.Union(values.map((v) => Type.Literal(v))) as TUnion<{ -readonly [K in keyof V]: TLiteral<V[K]> }>;
 const Name = Type.String({ minLength: 1 });
 const Ref = Type.Object({ publicId: PublicId, slug: Name, name: Name }, { additionalProperties: false });
 
+/** The schema `selectable` builds, with its property types kept (presenters' output types). */
+type Selectable<P extends TProperties> = TObject<{ [K in keyof P]: K extends 'publicId' ? P[K] : TOptional<P[K]> }>;
+
 /** publicId required, everything else optional (selected by `fields`). */
-const selectable = (props: TProperties, description: string): TObject => {
+const selectable = <P extends TProperties>(props: P, description: string): Selectable<P> => {
   const out: TProperties = {};
   for (const [key, schema] of Object.entries(props)) out[key] = key === 'publicId' ? schema : Type.Optional(schema);
-  return Type.Object(out, { additionalProperties: false, description });
+  return Type.Object(out, { additionalProperties: false, description }) as Selectable<P>;
 };
 
 export const Artist = selectable(

@@ -3,7 +3,7 @@
  * response schemas built from them document the contract (OpenAPI) and validate every response
  * the HTTP test suite sees, so the code and the contract cannot drift apart.
  */
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 
 export const PublicId = Type.String({ pattern: '^[0-9A-Za-z]{12}$', minLength: 12, maxLength: 12, description: 'Stable public identity' });
 export const LocalDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD calendar date' });
@@ -12,6 +12,12 @@ export const UpdatedAt = Type.String({
   description: 'Public change marker: UTC with exactly 6 fractional digits; compare as strings',
 });
 export const HttpUrl = Type.String({ pattern: '^https?://', description: 'http(s) URL' });
+/**
+ * What a presenter returns for a schema whose top-level keys `fields` selects: any subset of its
+ * keys, each of the schema's type (the compiler checks each projection against the contract).
+ */
+export type Selected<T extends TSchema> = Partial<Static<T>>;
+
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 export const MAX_SAFE = 9007199254740991;
 
