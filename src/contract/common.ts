@@ -3,7 +3,12 @@
  * response schemas built from them document the contract (OpenAPI) and validate every response
  * the HTTP test suite sees, so the code and the contract cannot drift apart.
  */
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TLiteral, type TSchema, type TUnion } from '@sinclair/typebox';
+
+/** One of these strings (its type keeps the literals: a presenter writing another does not compile). */
+export const lit = <const V extends readonly string[]>(values: V) =>
+  Type.Union(values.map((v) => Type.Literal(v))) as TUnion<{ -readonly [K in keyof V]: TLiteral<V[K]> }>;
+export const Name = Type.String({ minLength: 1 });
 
 export const PublicId = Type.String({ pattern: '^[0-9A-Za-z]{12}$', minLength: 12, maxLength: 12, description: 'Stable public identity' });
 export const LocalDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD calendar date' });

@@ -1,9 +1,6 @@
 /** Event, Artist item and Venue item response schemas (spec: Resources). */
 import { Type, type TSchema } from '@sinclair/typebox';
-import { DigitalLocation, HttpUrl, Nullable, ProfileMedia, PublicId, LocalDate, UpdatedAt, UrlCollection } from './common.js';
-
-const lit = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
-const Name = Type.String({ minLength: 1 });
+import { DigitalLocation, HttpUrl, Name, Nullable, ProfileMedia, PublicId, LocalDate, UpdatedAt, UrlCollection, lit } from './common.js';
 
 const Boundary = Type.Union([
   Type.Object({ precision: Type.Literal('date'), localDate: LocalDate }, { additionalProperties: false }),
@@ -29,7 +26,7 @@ export const Schedule = Type.Object(
   { additionalProperties: false },
 );
 
-const artistProps = { publicId: PublicId, slug: Name, name: Name, profileMedia: ProfileMedia };
+export const artistProps = { publicId: PublicId, slug: Name, name: Name, profileMedia: ProfileMedia };
 export const ArtistItem = Type.Object(artistProps, { additionalProperties: false });
 export const ArtistItemRich = Type.Object({ ...artistProps, description: Nullable(Type.String()) }, { additionalProperties: false });
 
@@ -44,7 +41,7 @@ export const Location = Type.Union([
   Type.Object({ stateCode: Type.Literal('coordinate-only'), ...place }, { additionalProperties: false }),
 ]);
 
-const venueProps = {
+export const venueProps = {
   publicId: PublicId,
   slug: Name,
   name: Name,

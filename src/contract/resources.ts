@@ -3,14 +3,10 @@
  * One schema per resource serves collections, details and member routes: every field but
  * `publicId` is optional because `fields` selects the top-level keys.
  */
-import { Type, type TLiteral, type TObject, type TOptional, type TProperties, type TUnion } from '@sinclair/typebox';
-import { Nullable, ProfileMedia, PublicId, LocalDate, UpdatedAt, UrlCollection } from './common.js';
-import { Location, venueRichProps } from './event.js';
+import { Type, type TObject, type TOptional, type TProperties } from '@sinclair/typebox';
+import { Name, Nullable, ProfileMedia, PublicId, LocalDate, UpdatedAt, UrlCollection, lit } from './common.js';
+import { artistProps, venueProps, venueRichProps } from './event.js';
 
-/** One of these strings (its type keeps the literals: a presenter writing another does not compile). */
-const lit = <const V extends readonly string[]>(values: V) =>
-  Type.Union(values.map((v) => Type.Literal(v))) as TUnion<{ -readonly [K in keyof V]: TLiteral<V[K]> }>;
-const Name = Type.String({ minLength: 1 });
 const Ref = Type.Object({ publicId: PublicId, slug: Name, name: Name }, { additionalProperties: false });
 
 /** The schema `selectable` builds, with its property types kept (presenters' output types). */
@@ -23,27 +19,20 @@ const selectable = <P extends TProperties>(props: P, description: string): Selec
   return Type.Object(out, { additionalProperties: false, description }) as Selectable<P>;
 };
 
+/** The closing fields of every resource with a detail route. */
+const about = { description: Nullable(Type.String()), links: UrlCollection, updatedAt: UpdatedAt };
+
 export const Artist = selectable(
   {
-    publicId: PublicId,
-    slug: Name,
-    name: Name,
-    profileMedia: ProfileMedia,
-    description: Nullable(Type.String()),
-    links: UrlCollection,
-    updatedAt: UpdatedAt,
+    ...artistProps,
+    ...about,
   },
   'An Artist; unselected fields are omitted, publicId is always present',
 );
 
 export const Venue = selectable(
   {
-    publicId: PublicId,
-    slug: Name,
-    name: Name,
-    statusCode: lit(['operational', 'on-hiatus', 'permanently-closed']),
-    location: Location,
-    profileMedia: ProfileMedia,
+    ...venueProps,
     ...venueRichProps,
     updatedAt: UpdatedAt,
     distanceKm: Type.Number({
@@ -61,9 +50,7 @@ export const Series = selectable(
     name: Name,
     structureCode: lit(['direct', 'editioned']),
     profileMedia: ProfileMedia,
-    description: Nullable(Type.String()),
-    links: UrlCollection,
-    updatedAt: UpdatedAt,
+    ...about,
   },
   'A Series; unselected fields are omitted, publicId is always present',
 );
@@ -77,9 +64,7 @@ export const Edition = selectable(
     startLocalDate: LocalDate,
     endLocalDate: Nullable(LocalDate),
     profileMedia: ProfileMedia,
-    description: Nullable(Type.String()),
-    links: UrlCollection,
-    updatedAt: UpdatedAt,
+    ...about,
   },
   'An Edition of its own Series; unselected fields are omitted, publicId is always present',
 );
