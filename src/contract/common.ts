@@ -74,14 +74,15 @@ export const pageOf = (item: TSchema) =>
 
 export const objectOf = (item: TSchema) => Type.Object({ ok: Type.Literal(true), data: item }, { additionalProperties: false });
 
+/** The refusal types of the error envelope (spec: Errors). */
+export const ERROR_TYPES = ['invalid_query', 'not_found', 'method_not_allowed', 'rate_limited', 'unavailable', 'internal_error'] as const;
+
 export const ErrorEnvelope = Type.Object(
   {
     ok: Type.Literal(false),
     error: Type.Object(
       {
-        type: Type.Union(
-          ['invalid_query', 'not_found', 'method_not_allowed', 'rate_limited', 'unavailable', 'internal_error'].map((t) => Type.Literal(t)),
-        ),
+        type: lit(ERROR_TYPES),
         message: Type.String(),
         details: Type.Optional(
           Type.Array(Type.Object({ parameter: Type.String(), message: Type.String() }, { additionalProperties: false })),

@@ -1,5 +1,6 @@
 /** Event, Artist item and Venue item response schemas (spec: Resources). */
 import { Type, type TSchema } from '@sinclair/typebox';
+import { SERIES_STRUCTURES, VENUE_STATUSES } from '../plan/resource-fields.js';
 import { DigitalLocation, HttpUrl, Name, Nullable, ProfileMedia, PublicId, LocalDate, UpdatedAt, UrlCollection, lit } from './common.js';
 
 const Boundary = Type.Union([
@@ -45,7 +46,7 @@ export const venueProps = {
   publicId: PublicId,
   slug: Name,
   name: Name,
-  statusCode: lit(['operational', 'on-hiatus', 'permanently-closed']),
+  statusCode: lit(VENUE_STATUSES),
   location: Location,
   profileMedia: ProfileMedia,
 };
@@ -98,7 +99,7 @@ export const Event = Type.Object(
     directEventSeries: Type.Optional(
       Type.Array(
         Type.Object(
-          { publicId: PublicId, slug: Name, name: Name, structureCode: lit(['direct', 'editioned']) },
+          { publicId: PublicId, slug: Name, name: Name, structureCode: lit(SERIES_STRUCTURES) },
           { additionalProperties: false },
         ),
         { maxItems: 25 },

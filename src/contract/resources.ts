@@ -5,6 +5,7 @@
  */
 import { Type, type TObject, type TOptional, type TProperties } from '@sinclair/typebox';
 import { Name, Nullable, ProfileMedia, PublicId, LocalDate, UpdatedAt, UrlCollection, lit } from './common.js';
+import { SERIES_STRUCTURES } from '../plan/resource-fields.js';
 import { artistProps, venueProps, venueRichProps } from './event.js';
 
 const Ref = Type.Object({ publicId: PublicId, slug: Name, name: Name }, { additionalProperties: false });
@@ -48,7 +49,7 @@ export const Series = selectable(
     publicId: PublicId,
     slug: Name,
     name: Name,
-    structureCode: lit(['direct', 'editioned']),
+    structureCode: lit(SERIES_STRUCTURES),
     profileMedia: ProfileMedia,
     ...about,
   },
@@ -71,7 +72,7 @@ export const Edition = selectable(
 
 /** Route 5 items: the Event's `directEventSeries` entries. */
 export const SeriesMembership = selectable(
-  { publicId: PublicId, slug: Name, name: Name, structureCode: lit(['direct', 'editioned']) },
+  { publicId: PublicId, slug: Name, name: Name, structureCode: lit(SERIES_STRUCTURES) },
   'A Series the Event belongs to directly',
 );
 

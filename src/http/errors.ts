@@ -7,6 +7,7 @@
  * limits/, present/errors.ts); `publicError` is the one place that gives them a status, a type
  * and a message.
  */
+import type { ERROR_TYPES } from '../contract/common.js';
 import { InvalidQuery, ResourceNotFound, UrlTooLong, type ErrorDetail } from '../controls/errors.js';
 import { DatabaseUnavailableError } from '../db/errors.js';
 import { BudgetExceededError } from '../limits/admission.js';
@@ -15,13 +16,7 @@ import { ProjectionError } from '../present/errors.js';
 
 export type { ErrorDetail };
 
-export type ErrorType =
-  | 'invalid_query'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'internal_error';
+export type ErrorType = (typeof ERROR_TYPES)[number];
 
 export class ApiError extends Error {
   constructor(

@@ -22,8 +22,6 @@ export interface ListShape {
 
 export interface ListPlan<C> extends CollectionPlan {
   readonly controls: C;
-  /** Number of sort keys of this plan's order. */
-  readonly arity: number;
   /** The source's key counts (cursor decoding, next cursor and compact boundary). */
   readonly shape: ListShape;
   /** The decoded cursor: ordinary sort keys (also in `after`) or a compact member identity. */
@@ -41,5 +39,5 @@ export function planList<C extends ListPlanInput>(path: string, controls: C, sha
   const { arity } = shape;
   const base = planCollection(path, controls.normalized, controls.limit, null, arity, now);
   const boundary = controls.cursor === null ? null : decodeBoundary(controls.cursor, base.fingerprint, arity, shape.ids);
-  return { ...base, after: boundary?.kind === 'keys' ? boundary.keys : null, controls, arity, shape, boundary };
+  return { ...base, after: boundary?.kind === 'keys' ? boundary.keys : null, controls, shape, boundary };
 }

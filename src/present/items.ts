@@ -73,8 +73,6 @@ export function artistItem(row: ArtistItemRow, rich: boolean): ArtistOut {
   return presentArtist(row, rich ? ARTIST_RICH_ITEM_FIELDS : ARTIST_ITEM_FIELDS);
 }
 
-export { VENUE_STATUSES };
-
 function countryCode(value: string | null): string | null {
   if (value === null) return null;
   if (!/^[A-Z]{2}$/.test(value)) fail('venue.location.countryCode must be two uppercase letters');

@@ -14,7 +14,7 @@ export function presentListPage<R extends ListRow>(
     page.rows,
     page.hasMore,
     item,
-    (row) => sortKeysOf(row, plan.arity),
+    (row) => sortKeysOf(row, plan.shape.arity),
     (row) => identityOf(row, plan.shape),
   );
 }

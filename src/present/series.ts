@@ -5,14 +5,13 @@
 import type { Static } from '@sinclair/typebox';
 import type { Selected } from '../contract/common.js';
 import type { Edition, EditionProgram, Series, SeriesMembership } from '../contract/resources.js';
-import type { EditionField, EditionProgramField, SeriesField, SeriesMembershipField } from '../plan/resource-fields.js';
+import { SERIES_STRUCTURES as STRUCTURES, type EditionField, type EditionProgramField, type SeriesField, type SeriesMembershipField } from '../plan/resource-fields.js';
 import type { EditionRow, SeriesRow } from '../queries/series.js';
 import type { EditionProgramRow, SeriesRefRow } from '../queries/event-relations.js';
 import type { MediaColumns } from '../queries/items.js';
 import { nullableText, oneOf, text, urlCollection } from './checks.js';
 import { profileMedia } from './items.js';
 
-const STRUCTURES = ['direct', 'editioned'] as const;
 const media = (row: object) => profileMedia(row as MediaColumns);
 
 export type SeriesOut = Selected<typeof Series>;

@@ -98,7 +98,7 @@ export async function readListPage<R extends ListRow>(
     const [found] = await reader.rows<ListRow>(boundaryStatement(build, boundary.ids));
     const names = found === undefined ? null : (pick(found, 'n', plan.shape.names) as string[]);
     checkResolved(boundary, names);
-    after = pick(found as ListRow, 'k', plan.arity) as CursorKey[];
+    after = pick(found as ListRow, 'k', plan.shape.arity) as CursorKey[];
   }
   return splitPage(await reader.rows<R>(listPageStatement(build, after, plan.limit)), plan.limit);
 }
