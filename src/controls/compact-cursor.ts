@@ -10,7 +10,7 @@
  * Pure: encoding and decoding; the query layer resolves the member.
  */
 import { createHash } from 'node:crypto';
-import { invalidQuery } from '../http/errors.js';
+import { InvalidQuery } from './errors.js';
 import {
   MAX_CURSOR_LENGTH,
   checkFingerprint,
@@ -85,7 +85,7 @@ export function checkResolved(boundary: Extract<Boundary, { kind: 'compact' }>, 
 
 /** The boundary member was renamed, deactivated, unlinked, removed or no longer matches the filters. */
 export function restartRequired() {
-  return invalidQuery('The cursor can no longer be continued.', [
+  return new InvalidQuery('The cursor can no longer be continued.', [
     {
       parameter: 'cursor',
       message: `the item this page continues from was renamed, deactivated, unlinked, removed or no longer matches the filters. ${restartHint}`,

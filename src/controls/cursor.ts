@@ -8,7 +8,7 @@
  * strings (instants with all six fractional digits).
  */
 import { createHash } from 'node:crypto';
-import { invalidQuery } from '../http/errors.js';
+import { InvalidQuery } from './errors.js';
 
 export const MAX_CURSOR_LENGTH = 1024;
 const VERSION = 1;
@@ -37,7 +37,7 @@ export function encodeCursor(fingerprint: string, keys: readonly CursorKey[]): s
 
 export const restartHint = 'Restart the traversal without a cursor.';
 
-const malformed = () => invalidQuery('The cursor is invalid.', [{ parameter: 'cursor', message: `malformed cursor. ${restartHint}` }]);
+const malformed = () => new InvalidQuery('The cursor is invalid.', [{ parameter: 'cursor', message: `malformed cursor. ${restartHint}` }]);
 
 /**
  * Opens a sealed cursor: length, checksum, JSON and version. Returns the issuing controls'
@@ -45,7 +45,7 @@ const malformed = () => invalidQuery('The cursor is invalid.', [{ parameter: 'cu
  */
 export function openCursor(cursor: string): { fingerprint: unknown; position: unknown } {
   if (cursor.length > MAX_CURSOR_LENGTH) {
-    throw invalidQuery('The cursor is invalid.', [{ parameter: 'cursor', message: `must be at most ${MAX_CURSOR_LENGTH} characters. ${restartHint}` }]);
+    throw new InvalidQuery('The cursor is invalid.', [{ parameter: 'cursor', message: `must be at most ${MAX_CURSOR_LENGTH} characters. ${restartHint}` }]);
   }
   const dot = cursor.indexOf('.');
   if (dot <= 0) throw malformed();
@@ -64,7 +64,7 @@ export function openCursor(cursor: string): { fingerprint: unknown; position: un
 /** Throws 400 invalid_query when a (well-formed) cursor was issued for other controls. */
 export function checkFingerprint(actual: unknown, fingerprint: string): void {
   if (actual !== fingerprint) {
-    throw invalidQuery('The cursor does not belong to this query.', [
+    throw new InvalidQuery('The cursor does not belong to this query.', [
       {
         parameter: 'cursor',
         message: `the cursor was issued for different controls (route, filters, sort, limit, fields or include). ${restartHint}`,

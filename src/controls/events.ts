@@ -6,13 +6,13 @@
 import {
   EVENT_DEFAULT_FIELDS,
   EVENT_FIELDS,
-  normalizeSelection,
   type AdministrativeState,
   type EventField,
   type EventInclude,
   type EventSort,
   type TemporalPhase,
 } from '../plan/event-fields.js';
+import { normalizeSelection } from '../plan/selection.js';
 import { isDate } from './formats.js';
 import type { QueryPairs } from './normalized-query.js';
 import { putPair, readCursor, readInstant, readLimit, readUpdatedSince } from './paging.js';

@@ -11,7 +11,7 @@
  */
 import type { Static, TInteger, TSchema } from '@sinclair/typebox';
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
-import { invalidQuery, type ErrorDetail } from '../http/errors.js';
+import { InvalidQuery, type ErrorDetail } from './errors.js';
 import type { CsvParameterSpec, ParameterSpec } from './parameter-schemas.js';
 import type { RawQuery } from './query-string.js';
 
@@ -141,7 +141,7 @@ export class ParameterReader {
    * parser read is a programming error (documented, yet ignored), not the client's.
    */
   finish(message = 'The query is invalid.'): void {
-    if (this.details.length > 0) throw invalidQuery(message, this.details);
+    if (this.details.length > 0) throw new InvalidQuery(message, this.details);
     for (const name of this.raw.keys()) {
       if (!this.read.has(name) && !this.refused.includes(name)) throw new Error(`parameter ${name} is accepted but never read`);
     }

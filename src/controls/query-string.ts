@@ -6,7 +6,7 @@
  * parsers (and JSON Schema) hide: repeated keys, the difference between `a=` and `a`, and
  * malformed escapes.
  */
-import { invalidQuery, type ErrorDetail } from '../http/errors.js';
+import { InvalidQuery, type ErrorDetail } from './errors.js';
 
 export const MAX_QUERY_PARAMETERS = 32;
 
@@ -58,7 +58,7 @@ export function parseQueryString(search: string): RawQuery {
   if (count > MAX_QUERY_PARAMETERS) {
     details.unshift({ parameter: '*', message: `at most ${MAX_QUERY_PARAMETERS} query parameters are accepted` });
   }
-  if (details.length > 0) throw invalidQuery('The query string is malformed.', details);
+  if (details.length > 0) throw new InvalidQuery('The query string is malformed.', details);
   return params;
 }
 

@@ -5,8 +5,8 @@
  * `fields`, and path ids. Resource parsers compose these; they stay pure (no I/O).
  */
 import type { TString } from '@sinclair/typebox';
-import { notFound } from '../http/errors.js';
-import { normalizeSelection } from '../plan/event-fields.js';
+import { ResourceNotFound } from './errors.js';
+import { normalizeSelection } from '../plan/selection.js';
 import type { FieldRegistry, MemberSort } from '../plan/resource-fields.js';
 import { trimmedTerm } from './formats.js';
 import type { QueryPairs } from './normalized-query.js';
@@ -33,7 +33,7 @@ export function pathIds<K extends string>(params: unknown, names: readonly K[]):
   const out = {} as Record<K, string>;
   for (const name of names) {
     const value = (params as Record<string, unknown> | undefined)?.[name];
-    if (typeof value !== 'string' || !schemaAccepts(PUBLIC_ID_SCHEMA, value)) throw notFound();
+    if (typeof value !== 'string' || !schemaAccepts(PUBLIC_ID_SCHEMA, value)) throw new ResourceNotFound();
     out[name] = value;
   }
   return out;
@@ -43,12 +43,12 @@ export function pathIds<K extends string>(params: unknown, names: readonly K[]):
 export function readFields<F extends string>(r: ParameterReader, spec: CsvParameterSpec<F>, reg: FieldRegistry<F>): { fields: F[]; given: boolean } {
   const list = r.csv(spec);
   const chosen = list ?? reg.defaults;
-  const fields = reg.always === null ? reg.all.filter((f) => chosen.includes(f)) : normalizeSelection(reg.all, chosen, reg.always);
+  const fields = normalizeSelection(reg.all, chosen, reg.always);
   return { fields, given: list !== undefined };
 }
 
 function putFields<F extends string>(pairs: [string, string][], reg: FieldRegistry<F>, fields: readonly F[]): void {
-  const defaults = reg.always === null ? reg.defaults : normalizeSelection(reg.all, reg.defaults, reg.always);
+  const defaults = normalizeSelection(reg.all, reg.defaults, reg.always);
   if (fields.join(',') !== defaults.join(',')) pairs.push(['fields', fields.join(',')]);
 }
 

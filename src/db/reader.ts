@@ -5,7 +5,7 @@
  * into `DatabaseUnavailableError` so the HTTP layer answers 503, never 500.
  */
 import type pg from 'pg';
-import { DatabaseUnavailableError } from '../http/errors.js';
+import { DatabaseUnavailableError } from './errors.js';
 import { StatementBudget } from '../limits/admission.js';
 import type { Statement } from '../queries/statement.js';
 import type { Database } from './database.js';

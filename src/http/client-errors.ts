@@ -13,7 +13,9 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { ALLOW_ORIGIN, EXPOSED_HEADERS } from './cors-headers.js';
 import { errorBody, invalidQuery, uriTooLong, ApiError } from './errors.js';
+import { CACHE_NONE, JSON_TYPE } from './respond.js';
 
 type ParserError = Error & { code?: string; rawPacket?: unknown; bytesParsed?: number };
 
@@ -96,11 +98,11 @@ function writeRefusal(socket: Socket, error: ApiError, requestId: string, head: 
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${error.status} ${http.STATUS_CODES[error.status]}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\n` +
+        `Content-Type: ${JSON_TYPE}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        `Cache-Control: no-store\r\n` +
-        `Access-Control-Allow-Origin: *\r\n` +
-        `Access-Control-Expose-Headers: ETag, Retry-After, Age, X-Request-ID\r\n` +
+        `Cache-Control: ${CACHE_NONE}\r\n` +
+        `Access-Control-Allow-Origin: ${ALLOW_ORIGIN}\r\n` +
+        `Access-Control-Expose-Headers: ${EXPOSED_HEADERS}\r\n` +
         `X-Request-ID: ${requestId}\r\n` +
         `Connection: close\r\n\r\n${head ? '' : body}`,
     );

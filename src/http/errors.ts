@@ -2,20 +2,21 @@
  * The catalogue of refusals (spec: Errors). Every failure leaves the service as one envelope
  * `{ ok: false, error: { type, message, details? } }` with exactly these keys. 5xx messages are
  * generic: the cause is logged with the request id, never serialized.
+ *
+ * The stages below HTTP raise their own domain errors (controls/errors.ts, db/errors.ts,
+ * limits/, present/errors.ts); `publicError` is the one place that gives them a status, a type
+ * and a message.
  */
+import type { ERROR_TYPES } from '../contract/common.js';
+import { InvalidQuery, ResourceNotFound, UrlTooLong, type ErrorDetail } from '../controls/errors.js';
+import { DatabaseUnavailableError } from '../db/errors.js';
+import { BudgetExceededError } from '../limits/admission.js';
+import { ReadSlotsFullError } from '../limits/reads.js';
+import { ProjectionError } from '../present/errors.js';
 
-export type ErrorType =
-  | 'invalid_query'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'internal_error';
+export type { ErrorDetail };
 
-export interface ErrorDetail {
-  readonly parameter: string;
-  readonly message: string;
-}
+export type ErrorType = (typeof ERROR_TYPES)[number];
 
 export class ApiError extends Error {
   constructor(
@@ -62,13 +63,34 @@ export const INTERNAL_MESSAGE = 'An unexpected error occurred.';
 export const internalError = () => new ApiError(500, 'internal_error', INTERNAL_MESSAGE);
 
 /**
- * Stored data the public projection cannot represent (more than 25 URLs, a non-http(s) URL, an
- * empty name…). Spec: Event rule 3 — a sanitized 500, never silent truncation.
+ * What a failure is, for the log and the metrics, and the refusal it is answered with:
+ * - `refusal`: the client's request (or the service's state) is refused as the error says;
+ * - `unavailable`: the database cannot answer now (503, counted and logged as a warning);
+ * - `stored-data`: stored data the contract cannot represent (sanitized 500, logged);
+ * - `programming`: a defect of the service, e.g. a read over its statement budget (sanitized
+ *   500, logged with its stack);
+ * - `unknown`: anything else (sanitized 500, logged with its stack), or a 4xx from Fastify.
  */
-export class ProjectionError extends Error {}
+export type FailureKind = 'refusal' | 'unavailable' | 'stored-data' | 'programming' | 'unknown';
 
-/** The database is unreachable, timed out or lost the connection: a 503, never a 500. */
-export class DatabaseUnavailableError extends Error {}
+export function publicError(err: unknown): { kind: FailureKind; error: ApiError } {
+  if (err instanceof ApiError) return { kind: 'refusal', error: err };
+  if (err instanceof InvalidQuery) return { kind: 'refusal', error: invalidQuery(err.message, err.details) };
+  if (err instanceof UrlTooLong) return { kind: 'refusal', error: uriTooLong() };
+  if (err instanceof ResourceNotFound) return { kind: 'refusal', error: notFound() };
+  if (err instanceof ReadSlotsFullError) return { kind: 'refusal', error: unavailable('The database is busy; retry shortly.') };
+  if (err instanceof DatabaseUnavailableError) {
+    return { kind: 'unavailable', error: unavailable('The database is temporarily unavailable; retry later.') };
+  }
+  if (err instanceof ProjectionError) return { kind: 'stored-data', error: internalError() };
+  if (err instanceof BudgetExceededError) return { kind: 'programming', error: internalError() };
+  // Fastify's own 4xx (e.g. a malformed request it refused before any route)
+  const status = (err as { statusCode?: number } | null)?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return { kind: 'refusal', error: status === 414 ? uriTooLong() : invalidQuery('The request is malformed.') };
+  }
+  return { kind: 'unknown', error: internalError() };
+}
 
 export function errorBody(err: ApiError): string {
   const error: { type: ErrorType; message: string; details?: ErrorDetail[] } = { type: err.type, message: err.message };

@@ -6,8 +6,8 @@
  * operation documents exactly the parameter list its route's parser accepts.
  */
 import { Type, type TSchema } from '@sinclair/typebox';
-import { ErrorEnvelope, objectOf, pageOf } from './schemas/common.js';
-import { Event } from './schemas/event.js';
+import { ErrorEnvelope, objectOf, pageOf } from '../contract/common.js';
+import { Event } from '../contract/event.js';
 import {
   ARTIST_DETAIL,
   ARTIST_LIST,
@@ -23,7 +23,10 @@ import {
 } from '../controls/lists.js';
 import { EVENT_DETAIL_QUERY, EVENT_QUERY, pathId, type ParameterSpec } from '../controls/parameter-schemas.js';
 import { VENUE_LIST } from '../controls/venues.js';
-import { Artist, Edition, EditionProgram, Series, SeriesMembership, Venue } from './schemas/resources.js';
+import { Artist, Edition, EditionProgram, Series, SeriesMembership, Venue } from '../contract/resources.js';
+import { ALLOW_ORIGIN, EXPOSED_HEADERS, PREFLIGHT } from './cors-headers.js';
+import { CACHE_NONE, CACHE_RESOURCE } from './respond.js';
+import { ALLOWED_METHODS } from './routes/known-paths.js';
 
 export interface OperationSpec {
   readonly path: string;
@@ -136,11 +139,11 @@ const header = (description: string, schema: object = { type: 'string' }, requir
 /** Headers on every response (spec: "Every response carries a server-generated request identifier header"; anonymous CORS). */
 const COMMON_HEADERS = {
   'X-Request-ID': header('Server-generated request identifier'),
-  'Access-Control-Allow-Origin': header('Always *', { type: 'string', const: '*' }),
-  'Access-Control-Expose-Headers': header('ETag, Retry-After, Age, X-Request-ID', { type: 'string' }),
+  'Access-Control-Allow-Origin': header(`Always ${ALLOW_ORIGIN}`, { type: 'string', const: ALLOW_ORIGIN }),
+  'Access-Control-Expose-Headers': header(EXPOSED_HEADERS, { type: 'string' }),
 };
-const NO_STORE = { 'Cache-Control': header('Always no-store', { type: 'string', const: 'no-store' }) };
-const CACHED = { 'Cache-Control': header('public, max-age=60', { type: 'string', const: 'public, max-age=60' }) };
+const NO_STORE = { 'Cache-Control': header(`Always ${CACHE_NONE}`, { type: 'string', const: CACHE_NONE }) };
+const CACHED = { 'Cache-Control': header(CACHE_RESOURCE, { type: 'string', const: CACHE_RESOURCE }) };
 const ETAG = { ETag: header('Weak validator of the whole serialized body (pagination and next link included)', { type: 'string', pattern: '^W/".+"$' }) };
 const DATE = { Date: header('Delivery time; never a change checkpoint', { type: 'string' }, false) };
 const RETRY_AFTER = { 'Retry-After': header('Seconds to wait: digits only; guidance, not a reservation', { type: 'string', pattern: '^\\d+$' }) };
@@ -201,7 +204,7 @@ function operation(op: OperationSpec, method: 'get' | 'head') {
       headers: { ...COMMON_HEADERS, ...CACHED, ...ETAG, ...DATE },
     };
   }
-  Object.assign(responses, errorResponses(method, resource, 'GET, HEAD, OPTIONS'));
+  Object.assign(responses, errorResponses(method, resource, ALLOWED_METHODS));
   const parameters: Record<string, unknown>[] = op.parameters.map((p) => ({
     name: p.name,
     in: p.in,
@@ -234,7 +237,7 @@ function preflight(op: OperationSpec) {
   return {
     operationId: `${op.operationId}Preflight`,
     summary: 'Browser preflight (CORS)',
-    description: 'Allowed methods GET, HEAD, OPTIONS; the only additionally accepted request header is If-None-Match; any origin; credentials disabled. Preflights spend a rate-limit token.',
+    description: `Allowed methods ${PREFLIGHT.allowMethods}; the only additionally accepted request header is ${PREFLIGHT.allowHeaders}; any origin; credentials disabled. Preflights spend a rate-limit token.`,
     tags: [tagOf(op)],
     security: [],
     parameters: op.parameters
@@ -246,12 +249,12 @@ function preflight(op: OperationSpec) {
         headers: {
           ...COMMON_HEADERS,
           ...NO_STORE,
-          'Access-Control-Allow-Methods': header('GET, HEAD, OPTIONS', { type: 'string', const: 'GET, HEAD, OPTIONS' }),
-          'Access-Control-Allow-Headers': header('If-None-Match', { type: 'string', const: 'If-None-Match' }),
+          'Access-Control-Allow-Methods': header(PREFLIGHT.allowMethods, { type: 'string', const: PREFLIGHT.allowMethods }),
+          'Access-Control-Allow-Headers': header(PREFLIGHT.allowHeaders, { type: 'string', const: PREFLIGHT.allowHeaders }),
           'Access-Control-Max-Age': header('Seconds a browser may cache the preflight', { type: 'string', pattern: '^\\d+$' }),
         },
       },
-      ...errorResponses('options', true, 'GET, HEAD, OPTIONS'),
+      ...errorResponses('options', true, ALLOWED_METHODS),
     },
   };
 }

@@ -10,7 +10,7 @@ import { serializeEnvelope, weakEtag } from '../present/envelope.js';
 
 export const CACHE_RESOURCE = 'public, max-age=60';
 export const CACHE_NONE = 'no-store';
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** A successful resource read: the same work for GET, HEAD and conditional requests. */
 export function sendResource(request: FastifyRequest, reply: FastifyReply, payload: unknown): FastifyReply {

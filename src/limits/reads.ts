@@ -5,9 +5,13 @@
  * deadline fired (the request is answered then; the slot follows later). Statements of an
  * answered read that had not started yet never start (Reader.abandon).
  */
-import { unavailable } from '../http/errors.js';
 import type { Reader } from '../db/reader.js';
 import { Gate } from './admission.js';
+
+/** Every read slot is taken (no queue): the client may retry shortly (503). */
+export class ReadSlotsFullError extends Error {
+  override readonly name = 'ReadSlotsFullError';
+}
 
 export class ReadAdmission {
   private readonly gate: Gate;
@@ -29,7 +33,7 @@ export class ReadAdmission {
   async run<T>(fn: (reader: Reader) => Promise<T>): Promise<T> {
     if (!this.gate.tryEnter()) {
       this.onRefused();
-      throw unavailable('The database is busy; retry shortly.');
+      throw new ReadSlotsFullError('every database read slot is taken');
     }
     const reader = this.open();
     try {

@@ -46,9 +46,3 @@ export type TemporalPhase = (typeof TEMPORAL_PHASES)[number];
 
 export const ADMINISTRATIVE_STATES = ['scheduled', 'cancelled'] as const;
 export type AdministrativeState = (typeof ADMINISTRATIVE_STATES)[number];
-
-/** Selection in registry order, `publicId` always included (spec: Event rule 6). */
-export function normalizeSelection<F extends string>(all: readonly F[], selected: readonly F[], always: F): F[] {
-  const set = new Set<F>([always, ...selected]);
-  return all.filter((f) => set.has(f));
-}

@@ -14,6 +14,9 @@ export const ARTIST_RICH_ITEM_FIELDS: readonly ArtistField[] = [...ARTIST_ITEM_F
 export const VENUE_STATUSES = ['operational', 'on-hiatus', 'permanently-closed'] as const;
 export type VenueStatus = (typeof VENUE_STATUSES)[number];
 
+/** A Series' structure (spec: Series). */
+export const SERIES_STRUCTURES = ['direct', 'editioned'] as const;
+
 export const VENUE_FIELDS = [
   'publicId',
   'slug',

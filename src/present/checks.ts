@@ -3,7 +3,7 @@
  * (decisions §6); the public shapes are guaranteed here. A value the contract cannot represent
  * is a `ProjectionError` → sanitized 500, never silently dropped or truncated (spec: Event rule 3).
  */
-import { ProjectionError } from '../http/errors.js';
+import { ProjectionError } from './errors.js';
 
 export const MAX_URL_ENTRIES = 25;
 

@@ -1,8 +1,14 @@
 /**
  * Allow-list projections of the items every resource shares: profile media, Artist and Venue
  * items (spec: Resources › Profile media, Artist item, Venue item). Only the keys written here
- * can ever reach a response.
+ * can ever reach a response. Output types come from the contract's schemas (src/contract/), so a
+ * projection that drifts from the contract does not compile.
  */
+import type { Static } from '@sinclair/typebox';
+import type { Selected } from '../contract/common.js';
+import type { ProfileMedia as ProfileMediaSchema } from '../contract/common.js';
+import type { Location, venueRichProps } from '../contract/event.js';
+import type { Artist, Venue } from '../contract/resources.js';
 import type { ArtistItemRow, MediaColumns, VenueItemRow } from '../queries/items.js';
 import {
   ARTIST_ITEM_FIELDS,
@@ -15,16 +21,11 @@ import {
 } from '../plan/resource-fields.js';
 import { fail, httpUrl, nonEmptyOrNull, nonNegativeIntOrNull, nullableText, oneOf, positiveIntOrNull, text, urlCollection } from './checks.js';
 
-export interface ProfileMedia {
-  publicId: string;
-  src: string;
-  thumbnailSrc: string | null;
-  altText: string | null;
-  width: number | null;
-  height: number | null;
-}
+export type ProfileMedia = Static<typeof ProfileMediaSchema>;
+export type ArtistOut = Selected<typeof Artist>;
+export type VenueOut = Selected<typeof Venue>;
 
-export function profileMedia(row: MediaColumns): ProfileMedia | null {
+export function profileMedia(row: MediaColumns): ProfileMedia {
   if (row.pm_public_id === null || row.pm_public_id === undefined) return null;
   return {
     publicId: text(row.pm_public_id, 'profileMedia.publicId'),
@@ -37,8 +38,8 @@ export function profileMedia(row: MediaColumns): ProfileMedia | null {
 }
 
 /** An Artist with the selected fields (collections, detail, relationship and lineup routes). */
-export function presentArtist(row: ArtistItemRow, fields: readonly ArtistField[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+export function presentArtist(row: ArtistItemRow, fields: readonly ArtistField[]): ArtistOut {
+  const out: ArtistOut = {};
   for (const field of fields) {
     switch (field) {
       case 'publicId':
@@ -68,11 +69,9 @@ export function presentArtist(row: ArtistItemRow, fields: readonly ArtistField[]
 }
 
 /** The Artist item of Event previews (rich with `include=artists`). */
-export function artistItem(row: ArtistItemRow, rich: boolean): Record<string, unknown> {
+export function artistItem(row: ArtistItemRow, rich: boolean): ArtistOut {
   return presentArtist(row, rich ? ARTIST_RICH_ITEM_FIELDS : ARTIST_ITEM_FIELDS);
 }
-
-export { VENUE_STATUSES };
 
 function countryCode(value: string | null): string | null {
   if (value === null) return null;
@@ -81,7 +80,7 @@ function countryCode(value: string | null): string | null {
 }
 
 /** The three location shapes (decisions §6): tba, formatted, coordinate-only. */
-export function venueLocation(row: VenueItemRow): Record<string, unknown> {
+export function venueLocation(row: VenueItemRow): Static<typeof Location> {
   if (!row.has_address && !row.has_coordinates) return { stateCode: 'tba' };
   const place = {
     locality: nonEmptyOrNull(row.locality, 'venue.location.locality'),
@@ -99,13 +98,13 @@ function coordinate(value: number | null | undefined, limit: number, what: strin
   return value;
 }
 
-function contact(row: VenueItemRow): Record<string, unknown> {
+function contact(row: VenueItemRow): Static<typeof venueRichProps.contact> {
   const phone = row.contact_phone ?? null;
   if (phone !== null && (phone.length < 1 || phone.length > 50)) fail('venue.contact.phoneNumber must be 1-50 characters');
   return { email: nullableText(row.contact_email, 'venue.contact.email'), phoneNumber: phone };
 }
 
-export function publishedCoordinates(row: VenueItemRow): Record<string, unknown> | null {
+export function publishedCoordinates(row: VenueItemRow): Static<typeof venueRichProps.publishedCoordinates> {
   return row.publish_coordinates && row.latitude != null && row.longitude != null
     ? {
         latitude: coordinate(row.latitude, 90, 'venue.publishedCoordinates.latitude'),
@@ -115,8 +114,8 @@ export function publishedCoordinates(row: VenueItemRow): Record<string, unknown>
 }
 
 /** A Venue with the selected fields (collection, detail, relationship routes). */
-export function presentVenue(row: VenueItemRow, fields: readonly VenueField[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+export function presentVenue(row: VenueItemRow, fields: readonly VenueField[]): VenueOut {
+  const out: VenueOut = {};
   for (const field of fields) {
     switch (field) {
       case 'publicId':
@@ -161,6 +160,6 @@ export function presentVenue(row: VenueItemRow, fields: readonly VenueField[]): 
 }
 
 /** The Venue item of Event previews (rich with `include=venues`). */
-export function venueItem(row: VenueItemRow, rich: boolean): Record<string, unknown> {
+export function venueItem(row: VenueItemRow, rich: boolean): VenueOut {
   return presentVenue(row, rich ? VENUE_RICH_ITEM_FIELDS : VENUE_ITEM_FIELDS);
 }

@@ -8,15 +8,13 @@ export function presentListPage<R extends ListRow>(
   plan: ListPlan<unknown>,
   page: { rows: R[]; hasMore: boolean },
   item: (row: R) => unknown,
-  /** publicIds and names per member: 1 and 1, or 2 and 2 for Edition programs. */
-  identity: { ids: number; names: number } = { ids: 1, names: 1 },
 ): PageEnvelope {
   return presentPage(
     plan,
     page.rows,
     page.hasMore,
     item,
-    (row) => sortKeysOf(row, plan.arity),
-    (row) => identityOf(row, identity.ids, identity.names),
+    (row) => sortKeysOf(row, plan.shape.arity),
+    (row) => identityOf(row, plan.shape),
   );
 }

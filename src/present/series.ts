@@ -2,18 +2,25 @@
  * Series and Edition projections (decisions §3), and the items of the reverse routes 5 and 6,
  * which are exactly the Event's `directEventSeries` and `editionPrograms` entries.
  */
-import type { EditionField, EditionProgramField, SeriesField, SeriesMembershipField } from '../plan/resource-fields.js';
+import type { Static } from '@sinclair/typebox';
+import type { Selected } from '../contract/common.js';
+import type { Edition, EditionProgram, Series, SeriesMembership } from '../contract/resources.js';
+import { SERIES_STRUCTURES as STRUCTURES, type EditionField, type EditionProgramField, type SeriesField, type SeriesMembershipField } from '../plan/resource-fields.js';
 import type { EditionRow, SeriesRow } from '../queries/series.js';
 import type { EditionProgramRow, SeriesRefRow } from '../queries/event-relations.js';
 import type { MediaColumns } from '../queries/items.js';
 import { nullableText, oneOf, text, urlCollection } from './checks.js';
 import { profileMedia } from './items.js';
 
-const STRUCTURES = ['direct', 'editioned'] as const;
 const media = (row: object) => profileMedia(row as MediaColumns);
 
-export function presentSeries(row: SeriesRow, fields: readonly SeriesField[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+export type SeriesOut = Selected<typeof Series>;
+export type EditionOut = Selected<typeof Edition>;
+export type SeriesMembershipOut = Selected<typeof SeriesMembership>;
+export type EditionProgramOut = Static<typeof EditionProgram>;
+
+export function presentSeries(row: SeriesRow, fields: readonly SeriesField[]): SeriesOut {
+  const out: SeriesOut = {};
   for (const field of fields) {
     switch (field) {
       case 'publicId':
@@ -45,8 +52,8 @@ export function presentSeries(row: SeriesRow, fields: readonly SeriesField[]): R
   return out;
 }
 
-export function presentEdition(row: EditionRow, fields: readonly EditionField[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+export function presentEdition(row: EditionRow, fields: readonly EditionField[]): EditionOut {
+  const out: EditionOut = {};
   for (const field of fields) {
     switch (field) {
       case 'publicId':
@@ -96,8 +103,8 @@ export function seriesMembership(
   row: Omit<SeriesRefRow, 'owner_id'> & { owner_id?: string },
   fields: readonly SeriesMembershipField[] = ALL_MEMBERSHIP,
   what = 'directEventSeries',
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+): SeriesMembershipOut {
+  const out: SeriesMembershipOut = {};
   for (const field of fields) {
     if (field === 'publicId') out.publicId = text(row.public_id, `${what}.publicId`);
     else if (field === 'slug') out.slug = text(row.slug, `${what}.slug`);
@@ -112,8 +119,8 @@ export function editionProgram(
   row: Omit<EditionProgramRow, 'owner_id'> & { owner_id?: string },
   fields: readonly EditionProgramField[] = ALL_PROGRAM,
   what = 'editionPrograms',
-): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
+): EditionProgramOut {
+  const out: EditionProgramOut = {};
   if (fields.includes('series')) {
     out.series = {
       publicId: text(row.s_public_id, `${what}.series.publicId`),

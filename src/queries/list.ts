@@ -10,7 +10,7 @@
 import { checkResolved, type BoundaryIdentity } from '../controls/compact-cursor.js';
 import type { CursorKey } from '../controls/cursor.js';
 import type { Reader } from '../db/reader.js';
-import type { ListPlan } from '../plan/list.js';
+import type { ListPlan, ListShape } from '../plan/list.js';
 import { splitPage } from './page.js';
 import { Params, keyText, keysetAfter, orderBy, rowLimit, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
@@ -38,6 +38,15 @@ export type SourceBuilder = (p: Params) => ListSource;
 
 export interface ListRow {
   [column: string]: unknown;
+}
+
+/**
+ * The source's key counts, read from its own definition: building a source only assembles text
+ * and parameters (pure), so a throwaway parameter list serves.
+ */
+export function listShape(build: SourceBuilder): ListShape {
+  const src = build(new Params());
+  return { arity: src.keys.length, ids: src.identity.length, names: src.names.length };
 }
 
 const tagged = (exprs: readonly string[], prefix: string) => exprs.map((e, i) => `${e} AS ${prefix}${i}`);
@@ -73,8 +82,8 @@ export function boundaryStatement(build: SourceBuilder, ids: readonly string[]):
 const pick = (row: ListRow, prefix: string, count: number) => Array.from({ length: count }, (_, i) => row[`${prefix}${i}`]);
 
 /** The identity and names of a listed row (for `encodeBoundary`). */
-export function identityOf(row: ListRow, idCount: number, nameCount: number): BoundaryIdentity {
-  return { ids: pick(row, 'i', idCount) as string[], names: pick(row, 'n', nameCount) as string[] };
+export function identityOf(row: ListRow, shape: ListShape): BoundaryIdentity {
+  return { ids: pick(row, 'i', shape.ids) as string[], names: pick(row, 'n', shape.names) as string[] };
 }
 
 /** Reads one page of a list: resolves a compact boundary first (one more statement). */
@@ -87,17 +96,11 @@ export async function readListPage<R extends ListRow>(
   const boundary = plan.boundary;
   if (boundary?.kind === 'compact') {
     const [found] = await reader.rows<ListRow>(boundaryStatement(build, boundary.ids));
-    const names = found === undefined ? null : (pick(found, 'n', countNames(found)) as string[]);
+    const names = found === undefined ? null : (pick(found, 'n', plan.shape.names) as string[]);
     checkResolved(boundary, names);
-    after = pick(found as ListRow, 'k', plan.arity) as CursorKey[];
+    after = pick(found as ListRow, 'k', plan.shape.arity) as CursorKey[];
   }
   return splitPage(await reader.rows<R>(listPageStatement(build, after, plan.limit)), plan.limit);
-}
-
-function countNames(row: ListRow): number {
-  let n = 0;
-  while (`n${n}` in row) n++;
-  return n;
 }
 
 // A publicId tie-breaker only ever holds a publicId (a cursor key of any other text is malformed).

@@ -3,7 +3,7 @@
  * active (with its own ancestry), else 404 (decisions §2). One statement, before the page.
  */
 import type { Reader } from '../db/reader.js';
-import { notFound } from '../http/errors.js';
+import { ResourceNotFound } from '../controls/errors.js';
 import { Params } from './sql.js';
 import type { Statement } from './statement.js';
 
@@ -40,5 +40,5 @@ export function parentStatement(parent: Parent): Statement {
 /** Throws 404 not_found (no-store, no validator) when the parent is missing or inactive. */
 export async function requireParent(reader: Reader, parent: Parent): Promise<void> {
   const rows = await reader.rows(parentStatement(parent));
-  if (rows.length === 0) throw notFound();
+  if (rows.length === 0) throw new ResourceNotFound();
 }

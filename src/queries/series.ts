@@ -6,12 +6,13 @@
  */
 import type { ListControls } from '../controls/resource.js';
 import type { EditionField, EditionSort, NamedSort, SeriesField } from '../plan/resource-fields.js';
-import { MEDIA_COLUMNS, selectedMediaJoin as mediaJoin } from './items.js';
+import { MEDIA_COLUMNS, selectedMediaJoin as mediaJoin, type MediaColumns } from './items.js';
 import { editionKeys, namedKeys, type SourceBuilder } from './list.js';
 import { Params, dateText, literalNameMatch, utcText } from './sql.js';
 import type { Statement } from './statement.js';
 
-export interface SeriesRow {
+/** A Series row: the selected columns (the profile media ones when `profileMedia` is selected). */
+export interface SeriesRow extends Partial<MediaColumns> {
   public_id: string;
   slug?: string;
   name?: string;
@@ -19,12 +20,6 @@ export interface SeriesRow {
   description?: string | null;
   links?: unknown;
   updated_at?: string;
-  pm_public_id?: string | null;
-  pm_src?: string | null;
-  pm_thumbnail_src?: string | null;
-  pm_alt_text?: string | null;
-  pm_width?: string | null;
-  pm_height?: string | null;
 }
 
 export interface EditionRow extends Omit<SeriesRow, 'structure_code'> {

@@ -7,7 +7,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DatabaseUnavailableError } from '../../src/http/errors.js';
+import { DatabaseUnavailableError } from '../../src/db/errors.js';
 import { Reader } from '../../src/db/reader.js';
 import type { Statement } from '../../src/queries/statement.js';
 import { engines, openTestDatabase, type TestDatabase } from '../helper.js';

@@ -13,7 +13,7 @@ import { Value } from '@sinclair/typebox/value';
 import { importCatalogue } from '../../src/catalogue/importer.js';
 import type { CatalogueDocument } from '../../src/catalogue/document.js';
 import type { Database } from '../../src/db/database.js';
-import { ErrorEnvelope } from '../../src/http/schemas/common.js';
+import { ErrorEnvelope } from '../../src/contract/common.js';
 import { CANARIES, EDITIONS, IDS, MEDIA, SERIES, eventsCatalogue } from '../fixtures/events-catalogue.js';
 
 export interface RawResponse {

@@ -1,8 +1,8 @@
 /** GET /v1/artists and GET /v1/artists/{artistId} (decisions §2, §3). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { objectOf, pageOf } from '../../src/http/schemas/common.js';
-import { Artist } from '../../src/http/schemas/resources.js';
+import { objectOf, pageOf } from '../../src/contract/common.js';
+import { Artist } from '../../src/contract/resources.js';
 import { A, M, resourcesCatalogue } from '../fixtures/resources.js';
 import { engines } from '../helper.js';
 import { assertConditional, assertInvalid, assertNotFound, assertRestart, assertSchema, byKeys, bytewise, traverse, resourceServer } from './resource-support.js';

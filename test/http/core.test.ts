@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { Value } from '@sinclair/typebox/value';
 import { engines, openTestDatabase, startServer, type TestDatabase, type TestServer } from '../helper.js';
-import { ErrorEnvelope } from '../../src/http/schemas/common.js';
+import { ErrorEnvelope } from '../../src/contract/common.js';
 import { openDatabase } from '../../src/db/database.js';
 
 function assertErrorEnvelope(body: unknown, type: string): void {

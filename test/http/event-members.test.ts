@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EVENT_FIELDS } from '../../src/plan/event-fields.js';
-import { objectOf, pageOf } from '../../src/http/schemas/common.js';
-import { Event } from '../../src/http/schemas/event.js';
-import { Artist, EditionProgram, SeriesMembership, Venue } from '../../src/http/schemas/resources.js';
+import { objectOf, pageOf } from '../../src/contract/common.js';
+import { Event } from '../../src/contract/event.js';
+import { Artist, EditionProgram, SeriesMembership, Venue } from '../../src/contract/resources.js';
 import { E, EV, S, resourcesCatalogue } from '../fixtures/resources.js';
 import { engines } from '../helper.js';
 import { assertConditional, assertInvalid, assertNotFound, assertRestart, assertSchema, byKeys, traverse, resourceServer } from './resource-support.js';

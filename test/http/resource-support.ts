@@ -9,7 +9,7 @@ import { Value } from '@sinclair/typebox/value';
 import type { TSchema } from '@sinclair/typebox';
 import { importCatalogue } from '../../src/catalogue/importer.js';
 import type { Database } from '../../src/db/database.js';
-import { ErrorEnvelope } from '../../src/http/schemas/common.js';
+import { ErrorEnvelope } from '../../src/contract/common.js';
 import { resourcesCatalogue } from '../fixtures/resources.js';
 import { after, before } from 'node:test';
 import { openTestDatabase, startServer, type EngineUnderTest, type TestDatabase, type TestServer } from '../helper.js';

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { objectOf, pageOf } from '../../src/http/schemas/common.js';
-import { Artist, Edition, Series, Venue } from '../../src/http/schemas/resources.js';
+import { objectOf, pageOf } from '../../src/contract/common.js';
+import { Artist, Edition, Series, Venue } from '../../src/contract/resources.js';
 import { A, E, S, V, resourcesCatalogue } from '../fixtures/resources.js';
 import { engines } from '../helper.js';
 import { assertConditional, assertInvalid, assertNotFound, assertRestart, assertSchema, byKeys, bytewise, traverse, resourceServer } from './resource-support.js';

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { pageOf, objectOf } from '../../src/http/schemas/common.js';
-import { Venue } from '../../src/http/schemas/resources.js';
+import { pageOf, objectOf } from '../../src/contract/common.js';
+import { Venue } from '../../src/contract/resources.js';
 import { resourcesCatalogue, V } from '../fixtures/resources.js';
 import { engines } from '../helper.js';
 import {

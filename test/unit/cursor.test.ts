@@ -3,15 +3,16 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { MAX_CURSOR_LENGTH, controlsFingerprint, decodeCursor, encodeCursor } from '../../src/controls/cursor.js';
-import { ApiError } from '../../src/http/errors.js';
+import { publicError, type ApiError } from '../../src/http/errors.js';
 
 const fp = controlsFingerprint('/v1/events', 'limit=2');
 
 function rejects(cursor: string, fingerprint = fp, arity = 4): ApiError {
   try {
     decodeCursor(cursor, fingerprint, arity);
-  } catch (err) {
-    assert.ok(err instanceof ApiError);
+  } catch (caught) {
+    const { kind, error: err } = publicError(caught);
+    assert.equal(kind, 'refusal');
     assert.equal(err.status, 400);
     assert.equal(err.type, 'invalid_query');
     assert.equal(err.details[0]?.parameter, 'cursor');

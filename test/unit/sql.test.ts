@@ -2,7 +2,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Params, keysetAfter, literalContains, type SortKey } from '../../src/queries/sql.js';
-import { ApiError } from '../../src/http/errors.js';
+import { InvalidQuery } from '../../src/controls/errors.js';
+import { publicError } from '../../src/http/errors.js';
 
 const asc = (expr: string, cast: string): SortKey => ({ expr, direction: 'asc', cast });
 const desc = (expr: string, cast: string): SortKey => ({ expr, direction: 'desc', cast });
@@ -29,7 +30,7 @@ describe('keysetAfter', () => {
     assert.doesNotThrow(() => keysetAfter(keys, ['2024-02-29', 1, '2024-02-29 10:00:00.5+00', 'Caf\u00e9 \uD83C\uDFB8'], new Params()));
     const tie = { expr: 'e.public_id', direction: 'asc', cast: 'text', kind: 'publicId' } as const;
     assert.doesNotThrow(() => keysetAfter([asc('e.n', 'text'), tie], ['x', 'abcdefghijkl'], new Params()));
-    assert.throws(() => keysetAfter([asc('e.n', 'text'), tie], ['x', 'abc'], new Params()), ApiError);
+    assert.throws(() => keysetAfter([asc('e.n', 'text'), tie], ['x', 'abc'], new Params()), InvalidQuery);
     for (const bad of [
       ['2023-02-29', 0, '-infinity', 'x'],
       ['garbage', 0, '-infinity', 'x'],
@@ -52,7 +53,7 @@ describe('keysetAfter', () => {
     ]) {
       assert.throws(
         () => keysetAfter(keys, bad, new Params()),
-        (e: unknown) => e instanceof ApiError && e.status === 400 && e.type === 'invalid_query',
+        (e: unknown) => e instanceof InvalidQuery && publicError(e).error.status === 400 && publicError(e).error.type === 'invalid_query',
         JSON.stringify(bad),
       );
     }

@@ -1,7 +1,7 @@
 /** URL budget (spec: Errors, last paragraph; Limits). */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ApiError } from '../../src/http/errors.js';
+import { publicError } from '../../src/http/errors.js';
 import { MAX_URL_BYTES, checkUrlBudget } from '../../src/plan/url-budget.js';
 
 const status = (fn: () => void): number | null => {
@@ -9,8 +9,9 @@ const status = (fn: () => void): number | null => {
     fn();
     return null;
   } catch (err) {
-    assert.ok(err instanceof ApiError);
-    return err.status;
+    const { kind, error } = publicError(err);
+    assert.equal(kind, 'refusal');
+    return error.status;
   }
 };
 

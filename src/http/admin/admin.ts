@@ -10,6 +10,7 @@
  */
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { CACHE_NONE } from '../respond.js';
 import type { ServiceState } from '../service-state.js';
 import type { Operations } from './operations.js';
 
@@ -25,7 +26,7 @@ export async function buildAdminApp({ operations, state, logger }: AdminOptions)
     logController: new LogController({ disableRequestLogging: true }),
     return503OnClosing: false,
   }) as unknown as FastifyInstance;
-  const noStore = { 'Cache-Control': 'no-store' };
+  const noStore = { 'Cache-Control': CACHE_NONE };
   app.get('/live', async (_request, reply) => reply.headers(noStore).send({ status: 'live' }));
   app.get('/ready', async (_request, reply) => {
     if (state.stopping || state.notReady) return reply.code(503).headers(noStore).send({ status: 'stopping' });

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { ARTIST_DETAIL, ARTIST_LIST } from '../../controls/lists.js';
 import { parseDetailFields, parseListControls, pathIds } from '../../controls/resource.js';
 import { planList } from '../../plan/list.js';
+import { listShape } from '../../queries/list.js';
 import { presentArtist } from '../../present/items.js';
 import { artistDetailStatement, artistListSource } from '../../queries/artists.js';
 import type { ArtistItemRow } from '../../queries/items.js';
@@ -14,11 +15,12 @@ type Row = ArtistItemRow & Record<string, unknown>;
 export function artistsRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.get('/v1/artists', async (request, reply) => {
     const controls = parseListControls(queryOf(request), ARTIST_LIST);
-    const plan = planList('/v1/artists', controls, 2, 1, ctx.clock());
+    const source = artistListSource(controls);
+    const plan = planList('/v1/artists', controls, listShape(source), ctx.clock());
     return sendList<Row>(request, reply, ctx, {
       plan,
       parent: null,
-      source: artistListSource(controls),
+      source,
       item: (row) => presentArtist(row, controls.fields),
     });
   });

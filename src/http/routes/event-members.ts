@@ -8,6 +8,7 @@ import { parseEventDetailControls } from '../../controls/event-detail.js';
 import { ARTIST_MEMBERS, EDITION_PROGRAMS, SERIES_MEMBERSHIPS, VENUE_MEMBERS } from '../../controls/lists.js';
 import { parseMemberControls, pathIds } from '../../controls/resource.js';
 import { planList } from '../../plan/list.js';
+import { listShape } from '../../queries/list.js';
 import { objectEnvelope } from '../../present/envelope.js';
 import { presentEvent } from '../../present/event.js';
 import { presentArtist, presentVenue } from '../../present/items.js';
@@ -41,11 +42,12 @@ export function eventMemberRoutes(app: FastifyInstance, ctx: RouteContext): void
   app.get('/v1/events/:eventId/artists', async (request, reply) => {
     const { eventId } = pathIds(request.params, ['eventId']);
     const controls = parseMemberControls(queryOf(request), ARTIST_MEMBERS);
-    const plan = planList(`/v1/events/${eventId}/artists`, controls, 2, 1, ctx.clock());
+    const source = eventArtistsSource(eventId, controls.fields);
+    const plan = planList(`/v1/events/${eventId}/artists`, controls, listShape(source), ctx.clock());
     return sendList<Row<ArtistItemRow>>(request, reply, ctx, {
       plan,
       parent: { kind: 'event', eventId },
-      source: eventArtistsSource(eventId, controls.fields),
+      source,
       item: (row) => presentArtist(row, controls.fields),
     });
   });
@@ -53,11 +55,12 @@ export function eventMemberRoutes(app: FastifyInstance, ctx: RouteContext): void
   app.get('/v1/events/:eventId/venues', async (request, reply) => {
     const { eventId } = pathIds(request.params, ['eventId']);
     const controls = parseMemberControls(queryOf(request), VENUE_MEMBERS);
-    const plan = planList(`/v1/events/${eventId}/venues`, controls, 2, 1, ctx.clock());
+    const source = eventVenuesSource(eventId, controls.fields);
+    const plan = planList(`/v1/events/${eventId}/venues`, controls, listShape(source), ctx.clock());
     return sendList<Row<VenueItemRow>>(request, reply, ctx, {
       plan,
       parent: { kind: 'event', eventId },
-      source: eventVenuesSource(eventId, controls.fields),
+      source,
       item: (row) => presentVenue(row, controls.fields),
     });
   });
@@ -65,11 +68,12 @@ export function eventMemberRoutes(app: FastifyInstance, ctx: RouteContext): void
   app.get('/v1/events/:eventId/series', async (request, reply) => {
     const { eventId } = pathIds(request.params, ['eventId']);
     const controls = parseMemberControls(queryOf(request), SERIES_MEMBERSHIPS);
-    const plan = planList(`/v1/events/${eventId}/series`, controls, 2, 1, ctx.clock());
+    const source = eventSeriesSource(eventId, controls.fields);
+    const plan = planList(`/v1/events/${eventId}/series`, controls, listShape(source), ctx.clock());
     return sendList<Row<SeriesRefRow>>(request, reply, ctx, {
       plan,
       parent: { kind: 'event', eventId },
-      source: eventSeriesSource(eventId, controls.fields),
+      source,
       item: (row) => seriesMembership(row, controls.fields, 'series'),
     });
   });
@@ -77,13 +81,13 @@ export function eventMemberRoutes(app: FastifyInstance, ctx: RouteContext): void
   app.get('/v1/events/:eventId/editions', async (request, reply) => {
     const { eventId } = pathIds(request.params, ['eventId']);
     const controls = parseMemberControls(queryOf(request), EDITION_PROGRAMS);
-    const plan = planList(`/v1/events/${eventId}/editions`, controls, 4, 2, ctx.clock());
+    const source = eventEditionsSource(eventId, controls.fields);
+    const plan = planList(`/v1/events/${eventId}/editions`, controls, listShape(source), ctx.clock());
     return sendList<Row<EditionProgramRow>>(request, reply, ctx, {
       plan,
       parent: { kind: 'event', eventId },
-      source: eventEditionsSource(eventId, controls.fields),
+      source,
       item: (row) => editionProgram(row, controls.fields, 'edition'),
-      identity: { ids: 2, names: 2 },
     });
   });
 }

@@ -9,7 +9,8 @@ export interface KnownPath {
 }
 
 const SEGMENT = '[^/]+';
-const RESOURCE_ALLOW = 'GET, HEAD, OPTIONS';
+/** Every path allows these (the `Allow` of a 405, the preflight's allowed methods). */
+export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 
 export const RESOURCE_PATHS = [
   '/v1/events',
@@ -40,10 +41,12 @@ export const OPERATIONAL_PATHS = ['/v1/health', '/v1/ready'] as const;
 const toPattern = (path: string) => new RegExp(`^${path.replace(/:[A-Za-z]+/g, SEGMENT)}$`);
 
 const KNOWN: readonly KnownPath[] = [
-  ...RESOURCE_PATHS.map((p) => ({ pattern: toPattern(p), allow: RESOURCE_ALLOW })),
-  ...OPERATIONAL_PATHS.map((p) => ({ pattern: toPattern(p), allow: RESOURCE_ALLOW })),
+  ...RESOURCE_PATHS.map((p) => ({ pattern: toPattern(p), allow: ALLOWED_METHODS })),
+  ...OPERATIONAL_PATHS.map((p) => ({ pattern: toPattern(p), allow: ALLOWED_METHODS })),
 ];
 
 export function knownPath(path: string): KnownPath | undefined {
   return KNOWN.find((k) => k.pattern.test(path));
 }
+
+export const allows = (known: KnownPath, method: string): boolean => known.allow.split(', ').includes(method);

@@ -6,7 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/database.js';
 import { isUnavailable } from '../../db/reader.js';
-import { DatabaseUnavailableError, invalidQuery, unavailable } from '../errors.js';
+import { DatabaseUnavailableError } from '../../db/errors.js';
+import { invalidQuery, unavailable } from '../errors.js';
 import { sendUncached } from '../respond.js';
 import { searchOf } from '../../controls/query-string.js';
 import type { ServiceState } from '../service-state.js';

@@ -23,8 +23,6 @@ export interface ListRead<R extends ListRow> {
   readonly parent: Parent | null;
   readonly source: SourceBuilder;
   readonly item: (row: R) => unknown;
-  /** publicIds and names per member (compact boundary), default 1 and 1. */
-  readonly identity?: { ids: number; names: number };
 }
 
 export async function sendList<R extends ListRow>(
@@ -37,7 +35,7 @@ export async function sendList<R extends ListRow>(
     if (read.parent !== null) await requireParent(reader, read.parent);
     return readListPage<R>(reader, read.plan, read.source);
   });
-  return sendResource(request, reply, presentListPage(read.plan, page, read.item, read.identity));
+  return sendResource(request, reply, presentListPage(read.plan, page, read.item));
 }
 
 export async function sendDetail<R extends ListRow>(

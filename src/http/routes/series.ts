@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { ARTIST_MEMBERS, EDITION_DETAIL, EDITION_LIST, SERIES_DETAIL, SERIES_LIST, VENUE_MEMBERS } from '../../controls/lists.js';
 import { parseDetailFields, parseListControls, parseMemberControls, pathIds } from '../../controls/resource.js';
 import { planList } from '../../plan/list.js';
+import { listShape } from '../../queries/list.js';
 import { presentArtist, presentVenue } from '../../present/items.js';
 import { presentEdition, presentSeries } from '../../present/series.js';
 import type { ArtistItemRow, VenueItemRow } from '../../queries/items.js';
@@ -27,11 +28,12 @@ type Row<T> = T & Record<string, unknown>;
 export function seriesRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.get('/v1/series', async (request, reply) => {
     const controls = parseListControls(queryOf(request), SERIES_LIST);
-    const plan = planList('/v1/series', controls, 2, 1, ctx.clock());
+    const source = seriesListSource(controls);
+    const plan = planList('/v1/series', controls, listShape(source), ctx.clock());
     return sendList<Row<SeriesRow>>(request, reply, ctx, {
       plan,
       parent: null,
-      source: seriesListSource(controls),
+      source,
       item: (row) => presentSeries(row, controls.fields),
     });
   });
@@ -45,11 +47,12 @@ export function seriesRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.get('/v1/series/:seriesId/artists', async (request, reply) => {
     const { seriesId } = pathIds(request.params, ['seriesId']);
     const controls = parseMemberControls(queryOf(request), ARTIST_MEMBERS);
-    const plan = planList(`/v1/series/${seriesId}/artists`, controls, 2, 1, ctx.clock());
+    const source = lineupSource(seriesId, null, controls.fields);
+    const plan = planList(`/v1/series/${seriesId}/artists`, controls, listShape(source), ctx.clock());
     return sendList<Row<ArtistItemRow>>(request, reply, ctx, {
       plan,
       parent: { kind: 'series', seriesId },
-      source: lineupSource(seriesId, null, controls.fields),
+      source,
       item: (row) => presentArtist(row, controls.fields),
     });
   });
@@ -57,11 +60,12 @@ export function seriesRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.get('/v1/series/:seriesId/editions', async (request, reply) => {
     const { seriesId } = pathIds(request.params, ['seriesId']);
     const controls = parseListControls(queryOf(request), EDITION_LIST);
-    const plan = planList(`/v1/series/${seriesId}/editions`, controls, 2, 1, ctx.clock());
+    const source = editionListSource(seriesId, controls);
+    const plan = planList(`/v1/series/${seriesId}/editions`, controls, listShape(source), ctx.clock());
     return sendList<Row<EditionRow>>(request, reply, ctx, {
       plan,
       parent: { kind: 'series', seriesId },
-      source: editionListSource(seriesId, controls),
+      source,
       item: (row) => presentEdition(row, controls.fields),
     });
   });
@@ -77,11 +81,12 @@ export function seriesRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.get('/v1/series/:seriesId/editions/:editionId/venues', async (request, reply) => {
     const { seriesId, editionId } = pathIds(request.params, ['seriesId', 'editionId']);
     const controls = parseMemberControls(queryOf(request), VENUE_MEMBERS);
-    const plan = planList(`/v1/series/${seriesId}/editions/${editionId}/venues`, controls, 2, 1, ctx.clock());
+    const source = editionVenuesSource(seriesId, editionId, controls.fields);
+    const plan = planList(`/v1/series/${seriesId}/editions/${editionId}/venues`, controls, listShape(source), ctx.clock());
     return sendList<Row<VenueItemRow>>(request, reply, ctx, {
       plan,
       parent: { kind: 'edition', seriesId, editionId },
-      source: editionVenuesSource(seriesId, editionId, controls.fields),
+      source,
       item: (row) => presentVenue(row, controls.fields),
     });
   });
@@ -89,11 +94,12 @@ export function seriesRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.get('/v1/series/:seriesId/editions/:editionId/artists', async (request, reply) => {
     const { seriesId, editionId } = pathIds(request.params, ['seriesId', 'editionId']);
     const controls = parseMemberControls(queryOf(request), ARTIST_MEMBERS);
-    const plan = planList(`/v1/series/${seriesId}/editions/${editionId}/artists`, controls, 2, 1, ctx.clock());
+    const source = lineupSource(seriesId, editionId, controls.fields);
+    const plan = planList(`/v1/series/${seriesId}/editions/${editionId}/artists`, controls, listShape(source), ctx.clock());
     return sendList<Row<ArtistItemRow>>(request, reply, ctx, {
       plan,
       parent: { kind: 'edition', seriesId, editionId },
-      source: lineupSource(seriesId, editionId, controls.fields),
+      source,
       item: (row) => presentArtist(row, controls.fields),
     });
   });

@@ -4,6 +4,7 @@ import { VENUE_DETAIL } from '../../controls/lists.js';
 import { parseDetailFields, pathIds } from '../../controls/resource.js';
 import { parseVenueControls } from '../../controls/venues.js';
 import { planList } from '../../plan/list.js';
+import { listShape } from '../../queries/list.js';
 import { presentVenue } from '../../present/items.js';
 import type { VenueItemRow } from '../../queries/items.js';
 import { venueDetailStatement, venueListSource } from '../../queries/venues.js';
@@ -13,12 +14,13 @@ import { queryOf, sendDetail, sendList } from './resource-reads.js';
 export function venuesRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.get('/v1/venues', async (request, reply) => {
     const controls = parseVenueControls(queryOf(request));
-    const plan = planList('/v1/venues', controls, 2, 1, ctx.clock());
+    const source = venueListSource(controls);
+    const plan = planList('/v1/venues', controls, listShape(source), ctx.clock());
     const near = controls.filters.near !== null;
     return sendList<VenueItemRow & { distance_km?: number } & Record<string, unknown>>(request, reply, ctx, {
       plan,
       parent: null,
-      source: venueListSource(controls),
+      source,
       // Extension (decisions §8): with `near`, each item carries its distance in km (3 decimals).
       item: (row) => (near ? { ...presentVenue(row, controls.fields), distanceKm: Number(row.distance_km) } : presentVenue(row, controls.fields)),
     });

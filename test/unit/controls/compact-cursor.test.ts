@@ -3,11 +3,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkResolved, decodeBoundary, encodeBoundary, namesFingerprint } from '../../../src/controls/compact-cursor.js';
 import { MAX_CURSOR_LENGTH, controlsFingerprint, decodeCursor, encodeCursor } from '../../../src/controls/cursor.js';
-import { ApiError } from '../../../src/http/errors.js';
+import { publicError } from '../../../src/http/errors.js';
 
 const fp = controlsFingerprint('/v1/venues', 'limit=2');
 const invalid = (fn: () => unknown, pattern: RegExp) =>
-  assert.throws(fn, (err: unknown) => err instanceof ApiError && err.status === 400 && pattern.test(JSON.stringify(err.details)));
+  assert.throws(fn, (err: unknown) => {
+    const { kind, error } = publicError(err);
+    return kind === 'refusal' && error.status === 400 && pattern.test(JSON.stringify(error.details));
+  });
 
 describe('compact cursor boundary', () => {
   it('keeps the ordinary cursor while it fits in 1,024 characters', () => {

@@ -1,9 +1,7 @@
 /** Event, Artist item and Venue item response schemas (spec: Resources). */
 import { Type, type TSchema } from '@sinclair/typebox';
-import { DigitalLocation, HttpUrl, Nullable, ProfileMedia, PublicId, LocalDate, UpdatedAt, UrlCollection } from './common.js';
-
-const lit = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
-const Name = Type.String({ minLength: 1 });
+import { SERIES_STRUCTURES, VENUE_STATUSES } from '../plan/resource-fields.js';
+import { DigitalLocation, HttpUrl, Name, Nullable, ProfileMedia, PublicId, LocalDate, UpdatedAt, UrlCollection, lit } from './common.js';
 
 const Boundary = Type.Union([
   Type.Object({ precision: Type.Literal('date'), localDate: LocalDate }, { additionalProperties: false }),
@@ -29,7 +27,7 @@ export const Schedule = Type.Object(
   { additionalProperties: false },
 );
 
-const artistProps = { publicId: PublicId, slug: Name, name: Name, profileMedia: ProfileMedia };
+export const artistProps = { publicId: PublicId, slug: Name, name: Name, profileMedia: ProfileMedia };
 export const ArtistItem = Type.Object(artistProps, { additionalProperties: false });
 export const ArtistItemRich = Type.Object({ ...artistProps, description: Nullable(Type.String()) }, { additionalProperties: false });
 
@@ -44,11 +42,11 @@ export const Location = Type.Union([
   Type.Object({ stateCode: Type.Literal('coordinate-only'), ...place }, { additionalProperties: false }),
 ]);
 
-const venueProps = {
+export const venueProps = {
   publicId: PublicId,
   slug: Name,
   name: Name,
-  statusCode: lit(['operational', 'on-hiatus', 'permanently-closed']),
+  statusCode: lit(VENUE_STATUSES),
   location: Location,
   profileMedia: ProfileMedia,
 };
@@ -101,7 +99,7 @@ export const Event = Type.Object(
     directEventSeries: Type.Optional(
       Type.Array(
         Type.Object(
-          { publicId: PublicId, slug: Name, name: Name, structureCode: lit(['direct', 'editioned']) },
+          { publicId: PublicId, slug: Name, name: Name, structureCode: lit(SERIES_STRUCTURES) },
           { additionalProperties: false },
         ),
         { maxItems: 25 },

@@ -3,7 +3,12 @@
  * response schemas built from them document the contract (OpenAPI) and validate every response
  * the HTTP test suite sees, so the code and the contract cannot drift apart.
  */
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TLiteral, type TSchema, type TUnion } from '@sinclair/typebox';
+
+/** One of these strings (its type keeps the literals: a presenter writing another does not compile). */
+export const lit = <const V extends readonly string[]>(values: V) =>
+  Type.Union(values.map((v) => Type.Literal(v))) as TUnion<{ -readonly [K in keyof V]: TLiteral<V[K]> }>;
+export const Name = Type.String({ minLength: 1 });
 
 export const PublicId = Type.String({ pattern: '^[0-9A-Za-z]{12}$', minLength: 12, maxLength: 12, description: 'Stable public identity' });
 export const LocalDate = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'YYYY-MM-DD calendar date' });
@@ -12,6 +17,12 @@ export const UpdatedAt = Type.String({
   description: 'Public change marker: UTC with exactly 6 fractional digits; compare as strings',
 });
 export const HttpUrl = Type.String({ pattern: '^https?://', description: 'http(s) URL' });
+/**
+ * What a presenter returns for a schema whose top-level keys `fields` selects: any subset of its
+ * keys, each of the schema's type (the compiler checks each projection against the contract).
+ */
+export type Selected<T extends TSchema> = Partial<Static<T>>;
+
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 export const MAX_SAFE = 9007199254740991;
 
@@ -63,14 +74,15 @@ export const pageOf = (item: TSchema) =>
 
 export const objectOf = (item: TSchema) => Type.Object({ ok: Type.Literal(true), data: item }, { additionalProperties: false });
 
+/** The refusal types of the error envelope (spec: Errors). */
+export const ERROR_TYPES = ['invalid_query', 'not_found', 'method_not_allowed', 'rate_limited', 'unavailable', 'internal_error'] as const;
+
 export const ErrorEnvelope = Type.Object(
   {
     ok: Type.Literal(false),
     error: Type.Object(
       {
-        type: Type.Union(
-          ['invalid_query', 'not_found', 'method_not_allowed', 'rate_limited', 'unavailable', 'internal_error'].map((t) => Type.Literal(t)),
-        ),
+        type: lit(ERROR_TYPES),
         message: Type.String(),
         details: Type.Optional(
           Type.Array(Type.Object({ parameter: Type.String(), message: Type.String() }, { additionalProperties: false })),

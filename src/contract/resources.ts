@@ -3,42 +3,37 @@
  * One schema per resource serves collections, details and member routes: every field but
  * `publicId` is optional because `fields` selects the top-level keys.
  */
-import { Type, type TObject, type TProperties } from '@sinclair/typebox';
-import { Nullable, ProfileMedia, PublicId, LocalDate, UpdatedAt, UrlCollection } from './common.js';
-import { Location, venueRichProps } from './event.js';
+import { Type, type TObject, type TOptional, type TProperties } from '@sinclair/typebox';
+import { Name, Nullable, ProfileMedia, PublicId, LocalDate, UpdatedAt, UrlCollection, lit } from './common.js';
+import { SERIES_STRUCTURES } from '../plan/resource-fields.js';
+import { artistProps, venueProps, venueRichProps } from './event.js';
 
-const lit = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
-const Name = Type.String({ minLength: 1 });
 const Ref = Type.Object({ publicId: PublicId, slug: Name, name: Name }, { additionalProperties: false });
 
+/** The schema `selectable` builds, with its property types kept (presenters' output types). */
+type Selectable<P extends TProperties> = TObject<{ [K in keyof P]: K extends 'publicId' ? P[K] : TOptional<P[K]> }>;
+
 /** publicId required, everything else optional (selected by `fields`). */
-const selectable = (props: TProperties, description: string): TObject => {
+const selectable = <P extends TProperties>(props: P, description: string): Selectable<P> => {
   const out: TProperties = {};
   for (const [key, schema] of Object.entries(props)) out[key] = key === 'publicId' ? schema : Type.Optional(schema);
-  return Type.Object(out, { additionalProperties: false, description });
+  return Type.Object(out, { additionalProperties: false, description }) as Selectable<P>;
 };
+
+/** The closing fields of every resource with a detail route. */
+const about = { description: Nullable(Type.String()), links: UrlCollection, updatedAt: UpdatedAt };
 
 export const Artist = selectable(
   {
-    publicId: PublicId,
-    slug: Name,
-    name: Name,
-    profileMedia: ProfileMedia,
-    description: Nullable(Type.String()),
-    links: UrlCollection,
-    updatedAt: UpdatedAt,
+    ...artistProps,
+    ...about,
   },
   'An Artist; unselected fields are omitted, publicId is always present',
 );
 
 export const Venue = selectable(
   {
-    publicId: PublicId,
-    slug: Name,
-    name: Name,
-    statusCode: lit(['operational', 'on-hiatus', 'permanently-closed']),
-    location: Location,
-    profileMedia: ProfileMedia,
+    ...venueProps,
     ...venueRichProps,
     updatedAt: UpdatedAt,
     distanceKm: Type.Number({
@@ -54,11 +49,9 @@ export const Series = selectable(
     publicId: PublicId,
     slug: Name,
     name: Name,
-    structureCode: lit(['direct', 'editioned']),
+    structureCode: lit(SERIES_STRUCTURES),
     profileMedia: ProfileMedia,
-    description: Nullable(Type.String()),
-    links: UrlCollection,
-    updatedAt: UpdatedAt,
+    ...about,
   },
   'A Series; unselected fields are omitted, publicId is always present',
 );
@@ -72,16 +65,14 @@ export const Edition = selectable(
     startLocalDate: LocalDate,
     endLocalDate: Nullable(LocalDate),
     profileMedia: ProfileMedia,
-    description: Nullable(Type.String()),
-    links: UrlCollection,
-    updatedAt: UpdatedAt,
+    ...about,
   },
   'An Edition of its own Series; unselected fields are omitted, publicId is always present',
 );
 
 /** Route 5 items: the Event's `directEventSeries` entries. */
 export const SeriesMembership = selectable(
-  { publicId: PublicId, slug: Name, name: Name, structureCode: lit(['direct', 'editioned']) },
+  { publicId: PublicId, slug: Name, name: Name, structureCode: lit(SERIES_STRUCTURES) },
   'A Series the Event belongs to directly',
 );
 
