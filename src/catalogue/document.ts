@@ -12,11 +12,14 @@
  */
 
 export const MEDIA_STATUSES = ['pending', 'ready', 'failed'] as const;
-export const VENUE_STATUS_CODES = ['operational', 'on-hiatus', 'permanently-closed'] as const;
-export const STRUCTURE_CODES = ['direct', 'editioned'] as const;
-export const ADMINISTRATIVE_STATE_CODES = ['scheduled', 'cancelled'] as const;
-export const EVENT_TYPE_CODES = ['concert', 'dj-set', 'festival-day', 'livestream', 'other'] as const;
-export const DIGITAL_LOCATION_KIND_CODES = ['livestream', 'stream-replay', 'virtual-venue', 'other'] as const;
+// The codes the contract defines: one list each, kept with the read side's field registries.
+import {
+  ADMINISTRATIVE_STATES as ADMINISTRATIVE_STATE_CODES,
+  DIGITAL_LOCATION_KINDS as DIGITAL_LOCATION_KIND_CODES,
+  EVENT_TYPES as EVENT_TYPE_CODES,
+} from '../plan/event-fields.js';
+import { SERIES_STRUCTURES as STRUCTURE_CODES, VENUE_STATUSES as VENUE_STATUS_CODES } from '../plan/resource-fields.js';
+export { ADMINISTRATIVE_STATE_CODES, DIGITAL_LOCATION_KIND_CODES, EVENT_TYPE_CODES, STRUCTURE_CODES, VENUE_STATUS_CODES };
 
 export type MediaStatus = (typeof MEDIA_STATUSES)[number];
 export type VenueStatusCode = (typeof VENUE_STATUS_CODES)[number];

@@ -4,6 +4,7 @@
  * the HTTP test suite sees, so the code and the contract cannot drift apart.
  */
 import { Type, type Static, type TLiteral, type TSchema, type TUnion } from '@sinclair/typebox';
+import { DIGITAL_LOCATION_KINDS } from '../plan/event-fields.js';
 
 /** One of these strings (its type keeps the literals: a presenter writing another does not compile). */
 export const lit = <const V extends readonly string[]>(values: V) =>
@@ -46,7 +47,7 @@ export const DigitalLocation = Type.Object(
   {
     url: HttpUrl,
     label: Nullable(Type.String()),
-    kindCode: Type.Union(['livestream', 'stream-replay', 'virtual-venue', 'other'].map((k) => Type.Literal(k))),
+    kindCode: lit(DIGITAL_LOCATION_KINDS),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,6 @@
 /** Event, Artist item and Venue item response schemas (spec: Resources). */
 import { Type, type TSchema } from '@sinclair/typebox';
+import { ADMINISTRATIVE_STATES, EVENT_TYPES, PHASE_BASES, TEMPORAL_PHASES } from '../plan/event-fields.js';
 import { SERIES_STRUCTURES, VENUE_STATUSES } from '../plan/resource-fields.js';
 import { DigitalLocation, HttpUrl, Name, Nullable, ProfileMedia, PublicId, LocalDate, UpdatedAt, UrlCollection, lit } from './common.js';
 
@@ -21,8 +22,8 @@ export const Schedule = Type.Object(
     referenceTimeZoneId: Type.String({ minLength: 1, maxLength: 255 }),
     start: Boundary,
     end: Type.Optional(Boundary),
-    temporalPhaseCode: lit(['upcoming', 'current', 'historical', 'indeterminate']),
-    temporalPhaseBasisCode: lit(['exact', 'calendar', 'incomplete', 'inferred']),
+    temporalPhaseCode: lit(TEMPORAL_PHASES),
+    temporalPhaseBasisCode: lit(PHASE_BASES),
   },
   { additionalProperties: false },
 );
@@ -86,13 +87,13 @@ export const Event = Type.Object(
     slug: Type.Optional(Name),
     name: Type.Optional(Name),
     schedule: Type.Optional(Schedule),
-    administrativeStateCode: Type.Optional(lit(['scheduled', 'cancelled'])),
+    administrativeStateCode: Type.Optional(lit(ADMINISTRATIVE_STATES)),
     profileMedia: Type.Optional(ProfileMedia),
     artists: Type.Optional(previewOf(Type.Union([ArtistItem, ArtistItemRich]), 'artists')),
     venues: Type.Optional(previewOf(Type.Union([VenueItem, VenueItemRich]), 'venues')),
     updatedAt: Type.Optional(UpdatedAt),
     description: Type.Optional(Nullable(Type.String())),
-    eventTypeCode: Type.Optional(Nullable(lit(['concert', 'dj-set', 'festival-day', 'livestream', 'other']))),
+    eventTypeCode: Type.Optional(Nullable(lit(EVENT_TYPES))),
     digitalLocations: Type.Optional(Type.Array(DigitalLocation, { maxItems: 25 })),
     links: Type.Optional(UrlCollection),
     ticketLinks: Type.Optional(UrlCollection),

@@ -44,5 +44,11 @@ export type EventSort = (typeof EVENT_SORTS)[number];
 export const TEMPORAL_PHASES = ['upcoming', 'current', 'historical', 'indeterminate'] as const;
 export type TemporalPhase = (typeof TEMPORAL_PHASES)[number];
 
+export const PHASE_BASES = ['exact', 'calendar', 'incomplete', 'inferred'] as const;
+
 export const ADMINISTRATIVE_STATES = ['scheduled', 'cancelled'] as const;
 export type AdministrativeState = (typeof ADMINISTRATIVE_STATES)[number];
+
+export const EVENT_TYPES = ['concert', 'dj-set', 'festival-day', 'livestream', 'other'] as const;
+
+export const DIGITAL_LOCATION_KINDS = ['livestream', 'stream-replay', 'virtual-venue', 'other'] as const;

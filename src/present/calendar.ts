@@ -28,6 +28,7 @@ import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import ical, { ICalEventStatus, type ICalEventData } from 'ical-generator';
 import { DateTime } from 'luxon';
 import type { CalendarRow } from '../queries/calendar.js';
+import { ADMINISTRATIVE_STATES } from '../plan/event-fields.js';
 import { oneOf, text, urlCollection } from './checks.js';
 import { publishedCoordinates, venueLocation } from './items.js';
 
@@ -90,7 +91,7 @@ export function presentCalendar(rows: readonly CalendarRow[]): string {
   const geo = rows.map(geoLine);
   for (const row of rows) {
     const updated = new Date(text(row.updated_at, 'updatedAt'));
-    const state = oneOf(row.administrative_state_code, ['scheduled', 'cancelled'] as const, 'administrativeStateCode');
+    const state = oneOf(row.administrative_state_code, ADMINISTRATIVE_STATES, 'administrativeStateCode');
     const ticket = urlCollection(row.ticket_links, 'ticketLinks')[0];
     calendar.createEvent({
       id: `${text(row.public_id, 'publicId')}@lineup`,

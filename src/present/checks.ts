@@ -4,6 +4,7 @@
  * is a `ProjectionError` → sanitized 500, never silently dropped or truncated (spec: Event rule 3).
  */
 import { ProjectionError } from './errors.js';
+import { DIGITAL_LOCATION_KINDS } from '../plan/event-fields.js';
 
 export const MAX_URL_ENTRIES = 25;
 
@@ -53,7 +54,6 @@ export function nonNegativeIntOrNull(value: unknown, what: string): number | nul
   return n;
 }
 
-export const DIGITAL_LOCATION_KINDS = ['livestream', 'stream-replay', 'virtual-venue', 'other'] as const;
 
 export interface UrlEntry {
   url: string;
@@ -62,6 +62,8 @@ export interface UrlEntry {
 }
 
 /** A complete public URL collection: at most 25 entries, each `{url, label}` (+ `kindCode`). */
+export function urlCollection(value: unknown, what: string, withKind: true): Required<UrlEntry>[];
+export function urlCollection(value: unknown, what: string, withKind?: false): UrlEntry[];
 export function urlCollection(value: unknown, what: string, withKind = false): UrlEntry[] {
   if (value === null || value === undefined) return [];
   if (!Array.isArray(value)) fail(`${what} must be a list`);

@@ -4,7 +4,9 @@
  * fields are omitted, absent nullable values are null, empty collections are [] (spec: Event
  * rules 1-4). Each own field of a distinct row is checked and rendered once (ownMember).
  */
-import type { EventField } from '../plan/event-fields.js';
+import type { Static } from '@sinclair/typebox';
+import type { Event, Schedule } from '../contract/event.js';
+import { ADMINISTRATIVE_STATES, EVENT_TYPES, PHASE_BASES, TEMPORAL_PHASES, type EventField } from '../plan/event-fields.js';
 import type { EventOwnColumns, EventRow } from '../queries/events.js';
 import type { ArtistItemRow, VenueItemRow } from '../queries/items.js';
 import type { EditionProgramRow, SeriesRefRow } from '../queries/event-relations.js';
@@ -14,12 +16,13 @@ import { RawJson } from './envelope.js';
 import { artistItem, profileMedia, venueItem } from './items.js';
 import { editionProgram, seriesMembership } from './series.js';
 
-const PHASES = ['upcoming', 'current', 'historical', 'indeterminate'] as const;
-const BASES = ['exact', 'calendar', 'incomplete', 'inferred'] as const;
-const STATES = ['scheduled', 'cancelled'] as const;
-const EVENT_TYPES = ['concert', 'dj-set', 'festival-day', 'livestream', 'other'] as const;
+/** The public Event (the contract's schema): every member below is typed by it. */
+type EventOut = Static<typeof Event>;
+type ScheduleOut = Static<typeof Schedule>;
+/** The schedule as a row decides it: without the temporal phase (the operation time decides that). */
+type RowSchedule = Omit<ScheduleOut, 'temporalPhaseCode' | 'temporalPhaseBasisCode'>;
 
-function boundary(precision: unknown, localDate: unknown, localTime: unknown, instant: unknown, what: string) {
+function boundary(precision: unknown, localDate: unknown, localTime: unknown, instant: unknown, what: string): ScheduleOut['start'] {
   const p = oneOf(precision, ['date', 'date-time'] as const, `${what}.precision`);
   if (p === 'date') return { precision: p, localDate: text(localDate, `${what}.localDate`) };
   if (typeof localTime !== 'string' || !/^([01]\d|2[0-3]):[0-5]\d$/.test(localTime)) fail(`${what}.localTime`);
@@ -32,10 +35,10 @@ function boundary(precision: unknown, localDate: unknown, localTime: unknown, in
 }
 
 /** The schedule without its temporal phase (which depends on the operation time, not on the row). */
-function scheduleOfRow(row: Readonly<EventOwnColumns>): Record<string, unknown> {
+function scheduleOfRow(row: Readonly<EventOwnColumns>): RowSchedule {
   const zone = text(row.time_zone, 'schedule.referenceTimeZoneId');
   if (zone.length > 255) fail('schedule.referenceTimeZoneId is longer than 255');
-  const out: Record<string, unknown> = {
+  const out: RowSchedule = {
     referenceTimeZoneId: zone,
     start: boundary(row.start_precision, row.start_local_date, row.start_local_time, row.start_instant, 'schedule.start'),
   };
@@ -47,8 +50,8 @@ function scheduleOfRow(row: Readonly<EventOwnColumns>): Record<string, unknown> 
 
 /** The phase members that close `schedule` (its last two keys), for this request's operation time. */
 function phaseMembers(row: EventRow): string {
-  const phase = oneOf(row.phase, PHASES, 'schedule.temporalPhaseCode');
-  const basis = oneOf(row.basis, BASES, 'schedule.temporalPhaseBasisCode');
+  const phase: ScheduleOut['temporalPhaseCode'] = oneOf(row.phase, TEMPORAL_PHASES, 'schedule.temporalPhaseCode');
+  const basis: ScheduleOut['temporalPhaseBasisCode'] = oneOf(row.basis, PHASE_BASES, 'schedule.temporalPhaseBasisCode');
   return `"temporalPhaseCode":"${phase}","temporalPhaseBasisCode":"${basis}"`;
 }
 
@@ -84,37 +87,26 @@ function preview<R>(rows: readonly R[] | undefined, href: string, rich: boolean,
   return `{"items":${items},"isComplete":${list.length <= PREVIEW_SIZE},"href":${JSON.stringify(href)}}`;
 }
 
-/** The value of a field that only the Event's own columns decide (schedule: without its phase). */
-function ownValue(field: OwnField, row: Readonly<EventOwnColumns>): unknown {
-  switch (field) {
-    case 'publicId':
-      return text(row.public_id, 'publicId');
-    case 'slug':
-      return text(row.slug, 'slug');
-    case 'name':
-      return text(row.name, 'name');
-    case 'schedule':
-      return scheduleOfRow(row);
-    case 'administrativeStateCode':
-      return oneOf(row.administrative_state_code, STATES, 'administrativeStateCode');
-    case 'profileMedia':
-      return profileMedia(row as unknown as Parameters<typeof profileMedia>[0]);
-    case 'updatedAt':
-      return text(row.updated_at, 'updatedAt');
-    case 'description':
-      return nullableText(row.description, 'description');
-    case 'eventTypeCode':
-      return row.event_type_code == null ? null : oneOf(row.event_type_code, EVENT_TYPES, 'eventTypeCode');
-    case 'digitalLocations':
-      return urlCollection(row.digital_locations, 'digitalLocations', true);
-    case 'links':
-      return urlCollection(row.links, 'links');
-    case 'ticketLinks':
-      return urlCollection(row.ticket_links, 'ticketLinks');
-  }
-}
-
 type OwnField = Exclude<EventField, 'artists' | 'venues' | 'directEventSeries' | 'editionPrograms'>;
+
+/**
+ * The value of each field that only the Event's own columns decide (the schedule without its
+ * phase), typed by the contract: a projection that drifts from it does not compile.
+ */
+const OWN_VALUES: { readonly [F in OwnField]: (row: Readonly<EventOwnColumns>) => F extends 'schedule' ? RowSchedule : Exclude<EventOut[F], undefined> } = {
+  publicId: (row) => text(row.public_id, 'publicId'),
+  slug: (row) => text(row.slug, 'slug'),
+  name: (row) => text(row.name, 'name'),
+  schedule: (row) => scheduleOfRow(row),
+  administrativeStateCode: (row) => oneOf(row.administrative_state_code, ADMINISTRATIVE_STATES, 'administrativeStateCode'),
+  profileMedia: (row) => profileMedia(row as unknown as Parameters<typeof profileMedia>[0]),
+  updatedAt: (row) => text(row.updated_at, 'updatedAt'),
+  description: (row) => nullableText(row.description, 'description'),
+  eventTypeCode: (row) => (row.event_type_code == null ? null : oneOf(row.event_type_code, EVENT_TYPES, 'eventTypeCode')),
+  digitalLocations: (row) => urlCollection(row.digital_locations, 'digitalLocations', true),
+  links: (row) => urlCollection(row.links, 'links'),
+  ticketLinks: (row) => urlCollection(row.ticket_links, 'ticketLinks'),
+};
 
 /**
  * Each own field of a distinct row, rendered once: `"name":value` (the schedule without its
@@ -128,7 +120,7 @@ function ownMember(field: OwnField, row: Readonly<EventOwnColumns>): string {
   let fields = renderedFields.get(row);
   let member = fields?.get(field);
   if (member === undefined) {
-    const json = JSON.stringify(ownValue(field, row));
+    const json = JSON.stringify(OWN_VALUES[field](row));
     member = `${JSON.stringify(field)}:${field === 'schedule' ? json.slice(0, -1) : json}`;
     if (Object.isFrozen(row)) {
       if (fields === undefined) renderedFields.set(row, (fields = new Map()));
