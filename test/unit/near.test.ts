@@ -23,15 +23,20 @@ function destination(lat: number, lon: number, distanceKm: number, bearing: numb
 const inside = (box: ReturnType<typeof boundingBox>, [lat, lon]: [number, number]) =>
   lat >= box.minLatitude && lat <= box.maxLatitude && (box.longitudes.length === 0 || box.longitudes.some(([a, b]) => lon >= a && lon <= b));
 
+/** A centre, a radius up to 500 km, and a point within it (a fraction of the radius, a bearing). */
+const pointWithinRadius = [
+  fc.double({ min: -90, max: 90, noNaN: true }),
+  fc.double({ min: -180, max: 180, noNaN: true }),
+  fc.double({ min: 0.001, max: 500, noNaN: true }),
+  fc.double({ min: 0, max: 1, noNaN: true }),
+  fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }),
+] as const;
+
 describe('near: bounding box', () => {
   it('holds every point within the radius (any centre, radius up to 500 km, any bearing)', () => {
     fc.assert(
       fc.property(
-        fc.double({ min: -90, max: 90, noNaN: true }),
-        fc.double({ min: -180, max: 180, noNaN: true }),
-        fc.double({ min: 0.001, max: 500, noNaN: true }),
-        fc.double({ min: 0, max: 1, noNaN: true }),
-        fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }),
+        ...pointWithinRadius,
         (lat, lon, radius, fraction, bearing) => {
           const box = boundingBox(lat, lon, radius);
           return inside(box, destination(lat, lon, radius * fraction, bearing));
@@ -62,11 +67,7 @@ describe('near: grid cells of event_places (migration 007)', () => {
   it('cover every point within the radius, at one level (any centre, radius up to 500 km)', () => {
     fc.assert(
       fc.property(
-        fc.double({ min: -90, max: 90, noNaN: true }),
-        fc.double({ min: -180, max: 180, noNaN: true }),
-        fc.double({ min: 0.001, max: 500, noNaN: true }),
-        fc.double({ min: 0, max: 1, noNaN: true }),
-        fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }),
+        ...pointWithinRadius,
         (lat, lon, radius, fraction, bearing) => {
           const covering = cellsCovering(boundingBox(lat, lon, radius));
           // none only where the box spans most longitudes (near a pole): the read filters instead
