@@ -7,10 +7,14 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type pg from 'pg';
 import { DatabaseUnavailableError } from '../../src/http/errors.js';
 import { Reader } from '../../src/db/reader.js';
 import type { Statement } from '../../src/queries/statement.js';
 import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
+
+/** The socket of a checked-out pg client (pg's Connection keeps it as `stream`). */
+type PgClientWithSocket = pg.PoolClient & { processID: number; connection: { stream: { destroy(err: Error): void } } };
 
 const postgres = engines().find((e) => e.name === 'postgres');
 
@@ -54,5 +58,50 @@ describe('a connection lost during a read (PostgreSQL)', { skip: postgres ? fals
     } finally {
       process.off('uncaughtException', onUncaught);
     }
+  });
+
+  it('a socket error mid-statement (a reset connection) fails the read as unavailable, not the process', async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', onUncaught);
+    // The read's own client, seen as the pool hands it out. (Not by replacing pool.connect: pg-pool's
+    // query() takes its client through this.connect(callback), and a replacement that drops the
+    // callback leaves that query waiting with a checked-out client, so pool.end() never finishes
+    // and the test process never exits.)
+    const pool = t.db.pool;
+    let taken: PgClientWithSocket | undefined;
+    const onAcquire = (client: pg.PoolClient) => (taken ??= client as PgClientWithSocket);
+    pool.on('acquire', onAcquire);
+    const marker = `lineup_reset_${process.pid}`;
+    let pid = 0;
+    try {
+      const slow: Statement = { name: 'slow', text: `SELECT pg_sleep(10) AS ${marker}`, values: [], stablePlan: false };
+      const read = new Reader(t.db).rows(slow).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      // the statement is running on the server (its backend is the read's client's)
+      let running = false;
+      for (let i = 0; i < 500 && !running; i++) {
+        if (taken) {
+          pid = taken.processID;
+          const { rows } = await pool.query(`SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active' AND query LIKE $2`, [pid, `%${marker}%`]);
+          running = rows.length === 1;
+        }
+        if (!running) await new Promise((r) => setTimeout(r, 10));
+      }
+      assert.ok(running, 'the statement was seen running');
+      taken!.connection.stream.destroy(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+      assert.ok((await read) instanceof DatabaseUnavailableError, 'the read failed as unavailable');
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(uncaught, []);
+    } finally {
+      pool.off('acquire', onAcquire);
+      process.off('uncaughtException', onUncaught);
+      // the server does not notice the lost client until its pg_sleep ends: end that backend now
+      if (pid) await pool.query('SELECT pg_terminate_backend($1)', [pid]);
+    }
+    const ok: Statement = { name: 'ok', text: 'SELECT 1::int AS n', values: [], stablePlan: false };
+    assert.deepEqual(await new Reader(t.db).rows(ok), [{ n: 1 }]);
   });
 });
