@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { configWith, type Config, type DatabaseTarget } from '../src/config/config.js';
 import { openDatabase, snapshotPglite, type Database } from '../src/db/database.js';
 import { loadMigrations, migrate } from '../src/db/migrate.js';
-import { buildApp } from '../src/app.js';
+import { buildApp, type AppOptions } from '../src/app.js';
 import type { Statement } from '../src/queries/statement.js';
 import { after, before } from 'node:test';
 import { checkResponse } from './contract/validate.js';
@@ -91,10 +91,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(db: Database, overrides: Partial<Config> = {}, clock?: () => Date): Promise<TestServer> {
+export async function startServer(
+  db: Database,
+  overrides: Partial<Config> = {},
+  clock?: () => Date,
+  options: Pick<AppOptions, 'limiterNow' | 'operations'> = {},
+): Promise<TestServer> {
   const statements: Statement[] = [];
   const config = configWith({ logLevel: 'silent', rateBurst: 1_000_000, ...overrides });
-  const app = await buildApp({ config, db, onStatement: (s) => statements.push(s), ...(clock ? { clock } : {}) });
+  const app = await buildApp({ config, db, onStatement: (s) => statements.push(s), ...(clock ? { clock } : {}), ...options });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;
