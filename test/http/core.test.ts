@@ -25,7 +25,7 @@ function rawRequest(base: string, text: string): Promise<string> {
     socket.on('end', () => resolve(data));
     socket.on('close', () => resolve(data));
     socket.on('error', reject);
-    setTimeout(() => socket.destroy(), 2000);
+    setTimeout(() => socket.destroy(), 30_000).unref(); // a guard only: Connection: close ends it
   });
 }
 
@@ -75,18 +75,27 @@ for (const engine of engines()) {
     it('concurrent ready callers share one in-flight probe', async () => {
       const original = t.db.pool.query.bind(t.db.pool);
       let probes = 0;
+      // the probe is held until all eight requests have reached the server (and a turn of the
+      // event loop has let their handlers run): every caller finds it in flight, every run
+      let arrived = 0;
+      let allArrived!: () => void;
+      const gate = new Promise<void>((r) => (allArrived = r));
+      const onRequest = (req: { url?: string }) => {
+        if (req.url === '/v1/ready' && ++arrived === 8) setImmediate(allArrived);
+      };
+      server.app.server.on('request', onRequest);
       (t.db.pool as { query: unknown }).query = (...args: unknown[]) => {
-        const result = (original as (...a: unknown[]) => Promise<unknown>)(...args);
-        if (typeof args[0] !== 'string' || !args[0].startsWith('SELECT 1 AS ok')) return result;
+        if (typeof args[0] !== 'string' || !args[0].startsWith('SELECT 1 AS ok')) return (original as (...a: unknown[]) => unknown)(...args);
         probes++;
-        // a slow probe, so that the callers overlap
-        return result.then((r) => new Promise((resolve) => setTimeout(() => resolve(r), 300)));
+        return gate.then(() => (original as (...a: unknown[]) => Promise<unknown>)(...args));
       };
       try {
         const results = await Promise.all(Array.from({ length: 8 }, () => server.get('/v1/ready')));
         assert.ok(results.every((r) => r.status === 200));
         assert.equal(probes, 1, `expected one shared probe, saw ${probes}`);
       } finally {
+        server.app.server.off('request', onRequest);
+        allArrived();
         (t.db.pool as { query: unknown }).query = original;
       }
     });
