@@ -15,7 +15,7 @@ import { validTraceparent } from '../../src/http/observe.js';
 const TRACE = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
 async function until<T>(find: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 500; i++) {
+  for (let i = 0; i < 3000; i++) { // polls for up to ~30 s: a bound for a hung run, not a latency
     const found = find();
     if (found !== undefined) return found;
     await new Promise((r) => setImmediate(r));

@@ -47,7 +47,7 @@ function answers(raw: string): Array<{ status: number; id: string }> {
 
 /** The rate-limiter identity the server logged for a request id. */
 async function peerOf(server: OpsServer, id: string): Promise<string | undefined> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 3000; i++) {
     const line = server.logs.find((l) => l.reqId === id);
     if (line) return line.peer;
     await new Promise((r) => setTimeout(r, 10));

@@ -81,7 +81,7 @@ export interface Scrape {
  * client has read it: `requests` waits (bounded) until that many requests were counted.
  */
 export async function scrape(admin: RunningAdmin, opts: { requests?: number } = {}): Promise<Scrape> {
-  for (let attempt = 0; opts.requests !== undefined && attempt < 200; attempt++) {
+  for (let attempt = 0; opts.requests !== undefined && attempt < 3000; attempt++) {
     const m = await scrapeOnce(admin);
     if (m.value('lineup_http_requests_total') >= opts.requests) return m;
     await new Promise((r) => setTimeout(r, 10));
