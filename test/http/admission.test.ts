@@ -63,7 +63,7 @@ describe(`admission on ${engine.name}`, () => {
   });
 
   it('identities are socket peers: another address has its own bucket; a full store refuses new clients with 503', async () => {
-    const server = await startServer(t.db, { rateBurst: 2, rateMaxIdentities: 1 });
+    const server = await startServer(t.db, { rateBurst: 2, rateMaxIdentities: 1, rateRefillPerSec: 0.001 });
     try {
       assert.equal((await getFrom(server.base, '/v1/health', '127.0.0.1')).status, 200);
       assert.equal((await getFrom(server.base, '/v1/health', '127.0.0.1')).status, 200);
@@ -81,7 +81,7 @@ describe(`admission on ${engine.name}`, () => {
   });
 
   it('a second peer address gets a fresh bucket', async () => {
-    const server = await startServer(t.db, { rateBurst: 1 });
+    const server = await startServer(t.db, { rateBurst: 1, rateRefillPerSec: 0.001 });
     try {
       assert.equal((await getFrom(server.base, '/v1/health', '127.0.0.1')).status, 200);
       assert.equal((await getFrom(server.base, '/v1/health', '127.0.0.1')).status, 429);

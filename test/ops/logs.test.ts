@@ -56,7 +56,7 @@ for (const engine of engines()) {
     after(async () => t.drop());
 
     it('a rate-limited request logs its reason, request id, route template, peer and database time', async () => {
-      const server = await startOpsServer(t.db, { rateBurst: 1 });
+      const server = await startOpsServer(t.db, { rateBurst: 1, rateRefillPerSec: 0.001 });
       try {
         const served = await getFrom(server.base, '/v1/events/abcdefABCDEF', '127.0.0.1', { traceparent: TRACE });
         assert.equal(served.status, 404);
