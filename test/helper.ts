@@ -161,6 +161,8 @@ export interface HeldStatements {
   drained(): Promise<void>;
   /** Puts the pool's own query and connect back. */
   restore(): void;
+  /** release() and restore(): what a test's `finally` does. */
+  end(): void;
 }
 
 /**
@@ -202,6 +204,10 @@ export function holdStatements(db: Database, guardMs = 30_000): HeldStatements {
       return result;
     };
   }
+  const restore = () => {
+    pool.query = originals.query;
+    pool.connect = originals.connect;
+  };
   const untilHeld = (n: number) =>
     held >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }));
   return {
@@ -214,9 +220,10 @@ export function holdStatements(db: Database, guardMs = 30_000): HeldStatements {
     async drained() {
       for (let seen = 0; seen < passed.length; seen = passed.length) await Promise.all(passed.slice(seen));
     },
-    restore: () => {
-      pool.query = originals.query;
-      pool.connect = originals.connect;
+    restore,
+    end() {
+      open();
+      restore();
     },
   };
 }

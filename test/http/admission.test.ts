@@ -33,8 +33,7 @@ describe(`admission on ${engine.name}`, () => {
       held.restore();
       assert.equal((await server.json('/v1/events')).status, 200);
     } finally {
-      held.release();
-      held.restore();
+      held.end();
       await server.close(); // also when an assertion failed: a server left open keeps the test process alive
     }
   });
@@ -56,8 +55,7 @@ describe(`admission on ${engine.name}`, () => {
       held.release();
       for (const r of await Promise.all(first)) assert.equal(r.status, 200);
     } finally {
-      held.release();
-      held.restore();
+      held.end();
       await server.close();
     }
   });

@@ -95,8 +95,7 @@ for (const engine of engines()) {
         assert.ok(line.dbMs >= 100, `dbMs ${line.dbMs}`);
         assert.equal(line.traceparent, TRACE);
       } finally {
-        held.release();
-        held.restore();
+        held.end();
         await server.close();
       }
     });

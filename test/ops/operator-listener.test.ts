@@ -126,8 +126,7 @@ for (const engine of engines()) {
         held.release();
         assert.equal((await first).status, 200);
       } finally {
-        held.release();
-        held.restore();
+        held.end();
         await busy.close();
       }
     });
@@ -145,8 +144,7 @@ for (const engine of engines()) {
         held.release();
         assert.equal((await first).status, 200);
       } finally {
-        held.release();
-        held.restore();
+        held.end();
         await server.close();
       }
     });
@@ -184,8 +182,7 @@ for (const engine of engines()) {
         assert.equal(m.value('lineup_db_statements_total', { kind: 'events.page', outcome: 'timeout' }), 1);
         assert.equal(m.value('lineup_http_refusals_total', { reason: 'database_unavailable' }), 1);
       } finally {
-        held.release();
-        held.restore();
+        held.end();
         await server.close();
       }
     });
