@@ -14,7 +14,7 @@ function lineup(args: string[], env: Record<string, string> = {}, input?: string
     env: { ...process.env, LINEUP_LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
     input,
-    timeout: 120_000,
+    timeout: 600_000, // stops a hung child only: a loaded machine may be slow
     maxBuffer: 64 * 1024 * 1024,
   });
   return { code: r.status, out: r.stdout, err: r.stderr };

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { configWith, type Config, type DatabaseTarget } from '../src/config/config.js';
 import { openDatabase, snapshotPglite, type Database } from '../src/db/database.js';
 import { loadMigrations, migrate } from '../src/db/migrate.js';
-import { buildApp } from '../src/app.js';
+import { buildApp, type AppOptions } from '../src/app.js';
 import type { Statement } from '../src/queries/statement.js';
 import { after, before } from 'node:test';
 import { checkResponse } from './contract/validate.js';
@@ -91,10 +91,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(db: Database, overrides: Partial<Config> = {}, clock?: () => Date): Promise<TestServer> {
+export async function startServer(
+  db: Database,
+  overrides: Partial<Config> = {},
+  clock?: () => Date,
+  options: Pick<AppOptions, 'limiterNow' | 'operations'> = {},
+): Promise<TestServer> {
   const statements: Statement[] = [];
   const config = configWith({ logLevel: 'silent', rateBurst: 1_000_000, ...overrides });
-  const app = await buildApp({ config, db, onStatement: (s) => statements.push(s), ...(clock ? { clock } : {}) });
+  const app = await buildApp({ config, db, onStatement: (s) => statements.push(s), ...(clock ? { clock } : {}), ...options });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;
@@ -141,4 +146,84 @@ export function serveForSuite(
     await suite.t?.drop();
   });
   return suite;
+}
+
+export interface HeldStatements {
+  /** Resolves when the first statement (or the first connection request) reached the database. */
+  readonly reached: Promise<void>;
+  /** How many statements and connection requests have been held so far. */
+  readonly held: number;
+  /** Resolves once `n` statements or connection requests have been held. */
+  untilHeld(n: number): Promise<void>;
+  /** Lets every held call (and every later one) through. */
+  release(): void;
+  /** Resolves when every call let through has come back from the database (answered or failed). */
+  drained(): Promise<void>;
+  /** Puts the pool's own query and connect back. */
+  restore(): void;
+  /** release() and restore(): what a test's `finally` does. */
+  end(): void;
+}
+
+/**
+ * Holds every database statement until released: the shape that makes admission, deadline and
+ * shutdown races happen every time, however slow or fast the machine. Reads take a connection of
+ * their own (pool.connect) and the readiness probe uses pool.query, so both are held. The
+ * arguments are passed on untouched: pg-pool's query() takes its client through
+ * this.connect(callback), so a replacement that dropped the callback would leave it waiting
+ * with a checked-out client (and pool.end() would never finish).
+ * A guard lets them through after `guardMs` (30 s) in any case: a behaviour that is broken (a
+ * deadline that never fires, a gate that admits all) then fails the test with a wrong answer
+ * instead of hanging it.
+ */
+export function holdStatements(db: Database, guardMs = 30_000): HeldStatements {
+  const pool = db.pool as unknown as Record<'query' | 'connect', (...a: unknown[]) => unknown>;
+  const originals = { query: pool.query, connect: pool.connect };
+  let held = 0;
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
+  const passed: Promise<unknown>[] = [];
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
+  const guard = setTimeout(() => open(), guardMs);
+  guard.unref();
+  void gate.then(() => clearTimeout(guard));
+  for (const name of ['query', 'connect'] as const) {
+    pool[name] = (...args: unknown[]) => {
+      held++;
+      for (const w of waiters.filter((w) => held >= w.n)) w.resolve();
+      const result = gate.then(() => originals[name].apply(db.pool, args));
+      passed.push(result.then(
+        (r) => r,
+        () => undefined,
+      ));
+      // with a callback, pg-pool answers through it (and the returned promise is not used)
+      if (typeof args[args.length - 1] === 'function') {
+        result.catch(() => {});
+        return undefined;
+      }
+      return result;
+    };
+  }
+  const restore = () => {
+    pool.query = originals.query;
+    pool.connect = originals.connect;
+  };
+  const untilHeld = (n: number) =>
+    held >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }));
+  return {
+    reached: untilHeld(1),
+    get held() {
+      return held;
+    },
+    untilHeld,
+    release: () => open(),
+    async drained() {
+      for (let seen = 0; seen < passed.length; seen = passed.length) await Promise.all(passed.slice(seen));
+    },
+    restore,
+    end() {
+      open();
+      restore();
+    },
+  };
 }

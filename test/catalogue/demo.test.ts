@@ -178,19 +178,17 @@ for (const engine of testEngines()) {
     test('a streamed import of 20,000 generated Events', async () => {
       await resetCatalogue(db);
       let peak = 0;
-      const started = Date.now();
       const s = await seedDemo(db, {
         events: 20_000,
         seed: 'large',
         anchorDate: ANCHOR,
         onProgress: () => (peak = Math.max(peak, process.memoryUsage().heapUsed)),
       });
-      const seconds = (Date.now() - started) / 1000;
       assert.equal(s.collections.events.imported, 20_000);
       assert.equal((await one<{ n: number }>('SELECT count(*)::int AS n FROM events')).n, 20_000);
       // loose: the ~23 MB document is never held (the PGlite store itself lives outside the JS heap)
       assert.ok(peak < 400 * 1024 * 1024, `peak heap ${Math.round(peak / 1e6)} MB`);
-      assert.ok(seconds < 120, `${seconds} s`);
+      // (how long it takes is measured by `npm run bench`, not asserted here)
     });
   });
 }

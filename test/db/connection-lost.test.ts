@@ -7,12 +7,49 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import type pg from 'pg';
 import { DatabaseUnavailableError } from '../../src/db/errors.js';
 import { Reader } from '../../src/db/reader.js';
 import type { Statement } from '../../src/queries/statement.js';
 import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
 
+/** The socket of a checked-out pg client (pg's Connection keeps it as `stream`). */
+type PgClientWithSocket = pg.PoolClient & { processID: number; connection: { stream: { destroy(err: Error): void } } };
+
 const postgres = engines().find((e) => e.name === 'postgres');
+
+/** A read of one statement that sleeps on the server, marked so that its backend can be found. */
+function slowRead(t: TestDatabase, marker: string): Promise<unknown> {
+  const slow: Statement = { name: 'slow', text: `SELECT pg_sleep(10) AS ${marker}`, values: [], stablePlan: false };
+  // its failure is taken at once (as a value): the rejection may come while the test still works
+  return new Reader(t.db).rows(slow).then(
+    () => null,
+    (err: unknown) => err,
+  );
+}
+
+/** The pid of the backend running the marked statement, once it is active (polled, up to ~30 s). */
+async function activeBackend(t: TestDatabase, marker: string): Promise<number> {
+  for (let i = 0; i < 3000; i++) {
+    const { rows } = await t.db.pool.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1 AND pid <> pg_backend_pid()`,
+      [`%${marker}%`],
+    );
+    if (rows[0]) return rows[0].pid;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`the statement ${marker} was never seen running`);
+}
+
+/** Collects uncaught exceptions until `stop()`: a connection error nobody listens to ends up there. */
+function catchUncaught(): { readonly uncaught: unknown[]; stop(): void } {
+  const uncaught: unknown[] = [];
+  const onUncaught = (err: unknown) => uncaught.push(err);
+  process.on('uncaughtException', onUncaught);
+  return { uncaught, stop: () => process.off('uncaughtException', onUncaught) };
+}
+
+const ok: Statement = { name: 'ok', text: 'SELECT 1::int AS n', values: [], stablePlan: false };
 
 describe('a connection lost during a read (PostgreSQL)', { skip: postgres ? false : 'set TEST_DATABASE_URL to run on PostgreSQL' }, () => {
   let t: TestDatabase;
@@ -22,37 +59,50 @@ describe('a connection lost during a read (PostgreSQL)', { skip: postgres ? fals
   after(async () => t?.drop());
 
   it('the read fails as unavailable; no uncaught error; the next read is served', async () => {
-    const uncaught: unknown[] = [];
-    const onUncaught = (err: unknown) => uncaught.push(err);
-    process.on('uncaughtException', onUncaught);
+    const errors = catchUncaught();
     try {
       for (let round = 0; round < 3; round++) {
         const marker = `lineup_lost_${process.pid}_${round}`;
-        const slow: Statement = { name: 'slow', text: `SELECT pg_sleep(10) AS ${marker}`, values: [], stablePlan: false };
-        // its failure is taken at once: the rejection may come while the loop below still runs
-        const read = new Reader(t.db).rows(slow).then(
-          () => null,
-          (err: unknown) => err,
-        );
+        const read = slowRead(t, marker);
         // terminate the backend running it, from another connection
-        let killed = false;
-        for (let i = 0; i < 200 && !killed; i++) {
-          const { rows } = await t.db.pool.query<{ ok: boolean }>(
-            `SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE query LIKE $1 AND pid <> pg_backend_pid()`,
-            [`%${marker}%`],
-          );
-          killed = rows.some((r) => r.ok);
-          if (!killed) await new Promise((r) => setTimeout(r, 10));
-        }
-        assert.ok(killed, 'the statement was seen running and terminated');
+        const pid = await activeBackend(t, marker);
+        await t.db.pool.query('SELECT pg_terminate_backend($1)', [pid]);
         assert.ok((await read) instanceof DatabaseUnavailableError, 'the read failed as unavailable');
         await new Promise((r) => setImmediate(r));
-        const ok: Statement = { name: 'ok', text: 'SELECT 1::int AS n', values: [], stablePlan: false };
         assert.deepEqual(await new Reader(t.db).rows(ok), [{ n: 1 }]);
       }
-      assert.deepEqual(uncaught, []);
+      assert.deepEqual(errors.uncaught, []);
     } finally {
-      process.off('uncaughtException', onUncaught);
+      errors.stop();
     }
+  });
+
+  it('a socket error mid-statement (a reset connection) fails the read as unavailable, not the process', async () => {
+    const errors = catchUncaught();
+    // The read's own client, seen as the pool hands it out. (Not by replacing pool.connect: pg-pool's
+    // query() takes its client through this.connect(callback), and a replacement that drops the
+    // callback leaves that query waiting with a checked-out client, so pool.end() never finishes
+    // and the test process never exits.)
+    const clients: PgClientWithSocket[] = [];
+    const onAcquire = (client: pg.PoolClient) => clients.push(client as PgClientWithSocket);
+    t.db.pool.on('acquire', onAcquire);
+    const marker = `lineup_reset_${process.pid}`;
+    let pid = 0;
+    try {
+      const read = slowRead(t, marker);
+      pid = await activeBackend(t, marker);
+      const client = clients.find((c) => c.processID === pid);
+      assert.ok(client, "the read's client");
+      client.connection.stream.destroy(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+      assert.ok((await read) instanceof DatabaseUnavailableError, 'the read failed as unavailable');
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(errors.uncaught, []);
+    } finally {
+      t.db.pool.off('acquire', onAcquire);
+      errors.stop();
+      // the server does not notice the lost client until its pg_sleep ends: end that backend now
+      if (pid) await t.db.pool.query('SELECT pg_terminate_backend($1)', [pid]);
+    }
+    assert.deepEqual(await new Reader(t.db).rows(ok), [{ n: 1 }]);
   });
 });

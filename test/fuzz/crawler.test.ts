@@ -28,7 +28,7 @@ function* walk(value: unknown, key = ''): Generator<[string, unknown]> {
   else yield [key, value];
 }
 
-describe(`crawler over the canary catalogue on ${engine.name}`, { timeout: 120_000 }, () => {
+describe(`crawler over the canary catalogue on ${engine.name}`, { timeout: 600_000 /* stops a hung run only */ }, () => {
   let t: TestDatabase;
   let server: TestServer;
   before(async () => {

@@ -6,7 +6,8 @@
  * and objects, wrong arity, malformed compact boundaries): never a 5xx, and every key that is
  * not a value of its kind is a 400 invalid_query asking to restart without a cursor.
  *
- * Then fast-check mixes hostile and real key values for LINEUP_FUZZ_MS per route.
+ * Then fast-check mixes hostile and real key values: LINEUP_FUZZ_RUNS requests per route (default
+ * 300; a count, not a time, so that a slow machine makes the same requests).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,7 +17,7 @@ import { controlsFingerprint, openCursor, sealCursor } from '../../src/controls/
 import { engines, openTestDatabase, startServer, type TestDatabase, type TestServer } from '../helper.js';
 import { CURSOR_SOURCES, assertContractResponse, importCanaryCatalogue, rawRequest } from './support.js';
 
-const FUZZ_MS = Number(process.env.LINEUP_FUZZ_MS ?? 1500);
+const FUZZ_RUNS = Number(process.env.LINEUP_FUZZ_RUNS ?? 300);
 
 /** Values no cursor key of any kind may carry: each is a 400 wherever it stands. */
 const NEVER_A_KEY: readonly unknown[] = [
@@ -42,7 +43,7 @@ interface Harvested {
 }
 
 for (const engine of engines()) {
-  describe(`re-sealed hostile cursors on every list route on ${engine.name}`, { timeout: 240_000 }, () => {
+  describe(`re-sealed hostile cursors on every list route on ${engine.name}`, { timeout: 900_000 } /* stops a hung run only */, () => {
     let t: TestDatabase;
     let server: TestServer;
     const harvested: Harvested[] = [];
@@ -133,7 +134,7 @@ for (const engine of engines()) {
       }
     });
 
-    it(`random mixes of hostile and real keys (${FUZZ_MS} ms per route)`, async () => {
+    it(`random mixes of hostile and real keys (${FUZZ_RUNS} requests per route)`, async () => {
       const anyValue = fc.oneof(
         fc.constantFrom(...NEVER_A_KEY, ...WRONG_KIND),
         fc.string({ unit: 'binary', maxLength: 40 }),
@@ -154,9 +155,9 @@ for (const engine of engines()) {
             runs++;
             await send(h, p, `position ${JSON.stringify(p).slice(0, 200)}`);
           }),
-          { numRuns: 100_000, plugins: [fc.interruptAfterTimeLimit(FUZZ_MS)] },
+          { numRuns: FUZZ_RUNS },
         );
-        assert.ok(runs >= 10, `only ${runs} requests in ${FUZZ_MS} ms on ${h.route}`);
+        assert.equal(runs, FUZZ_RUNS, h.route);
       }
     });
   });

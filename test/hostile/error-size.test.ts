@@ -5,11 +5,11 @@
  * segments, 32 or more unknown names that JSON must escape, long invalid values of every
  * parameter, each repeated.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { OPERATIONS } from '../../src/http/openapi.js';
 const MAX_DETAILS = 10; // problems listed before the summary entry
-import { engines, openTestDatabase, startServer, type TestDatabase, type TestServer } from '../helper.js';
+import { engines, serveForSuite } from '../helper.js';
 import { assertErrorBody, rawRequest } from '../fuzz/support.js';
 
 const MAX_ERROR_BODY = 6144; // the worst shape measured: 4,129 bytes (32 unknown names of escaped characters on /v1/events)
@@ -51,17 +51,8 @@ function worstShapes(path: string, names: readonly string[]): Record<string, str
 }
 
 for (const engine of engines()) {
-  describe(`error bodies stay small on ${engine.name}`, { timeout: 120_000 }, () => {
-    let t: TestDatabase;
-    let server: TestServer;
-    before(async () => {
-      t = await openTestDatabase(engine);
-      server = await startServer(t.db);
-    });
-    after(async () => {
-      await server.close();
-      await t.drop();
-    });
+  describe(`error bodies stay small on ${engine.name}`, { timeout: 600_000 /* stops a hung run only */ }, () => {
+    const suite = serveForSuite(engine);
 
     it(`every route, the worst shapes of a request under 4,096 bytes: an error body of at most ${MAX_ERROR_BODY} bytes`, async () => {
       let largest = { bytes: 0, what: '' };
@@ -70,7 +61,7 @@ for (const engine of engines()) {
         const names = op.parameters.filter((p) => p.in === 'query').map((p) => p.name);
         for (const [shape, target] of Object.entries(worstShapes(path, names))) {
           assert.ok(Buffer.byteLength(target) <= MAX_TARGET, `${shape}: ${Buffer.byteLength(target)} bytes`);
-          const res = await rawRequest(server.base, 'GET', target);
+          const res = await rawRequest(suite.server.base, 'GET', target);
           const what = `${op.path} ${shape}`;
           assert.ok(res.status === 400 || res.status === 414, `${what}: ${res.status} ${res.text.slice(0, 200)}`);
           assertErrorBody(res, what);
@@ -84,7 +75,7 @@ for (const engine of engines()) {
     });
 
     it('a query past the parameter limit is refused for the limit, and the rest of it is not read', async () => {
-      const res = await rawRequest(server.base, 'GET', `/v1/events?${Array.from({ length: 40 }, (_, i) => `x${i}=%`).join('&')}`);
+      const res = await rawRequest(suite.server.base, 'GET', `/v1/events?${Array.from({ length: 40 }, (_, i) => `x${i}=%`).join('&')}`);
       assert.equal(res.status, 400);
       const { details } = JSON.parse(res.text).error;
       assert.deepEqual(details[0], { parameter: '*', message: 'at most 32 query parameters are accepted' });

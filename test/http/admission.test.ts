@@ -5,40 +5,10 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import { engines, openTestDatabase, startServer, type TestDatabase } from '../helper.js';
+import { engines, holdStatements, openTestDatabase, startServer, type TestDatabase } from '../helper.js';
+import { getFrom } from '../ops/support.js';
 
 const engine = engines()[0]!;
-
-/** GET from a chosen loopback source address (each is its own rate-limit identity). */
-function getFrom(base: string, path: string, localAddress: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: hostname, port, path, localAddress, agent: false }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : null }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** Every statement waits `ms` before it gets its connection (reads take theirs with pool.connect). */
-function slowDown(t: TestDatabase, ms: number): () => void {
-  const pool = t.db.pool as unknown as Record<'query' | 'connect', (...a: unknown[]) => Promise<unknown>>;
-  const originals = { query: pool.query.bind(t.db.pool), connect: pool.connect.bind(t.db.pool) };
-  for (const name of ['query', 'connect'] as const) {
-    pool[name] = async (...args: unknown[]) => {
-      await new Promise((r) => setTimeout(r, ms));
-      return originals[name](...args);
-    };
-  }
-  return () => {
-    pool.query = originals.query;
-    pool.connect = originals.connect;
-  };
-}
 
 describe(`admission on ${engine.name}`, () => {
   let t: TestDatabase;
@@ -47,48 +17,51 @@ describe(`admission on ${engine.name}`, () => {
   });
   after(async () => t.drop());
 
-  it('a statement past its deadline is a 503 within about the timeout, and the service recovers', async () => {
-    const server = await startServer(t.db, { statementTimeoutMs: 200 });
+  it('a statement past its deadline is a 503 while it still runs, and the service recovers', async () => {
+    const server = await startServer(t.db, { statementTimeoutMs: 1000 });
+    // (were there no deadline, the statement would go on after the hold's guard and answer 200)
+    const held = holdStatements(t.db);
     try {
-      // warm the server's and the contract checker's first-use paths, so the elapsed time below is the deadline's
-      assert.equal((await server.json('/v1/events')).status, 200);
-      assert.equal((await server.json('/v1/nowhere')).status, 404);
-      const restore = slowDown(t, 1500);
-      try {
-        const started = Date.now();
-        const res = await server.json('/v1/events');
-        const elapsed = Date.now() - started;
-        assert.equal(res.status, 503);
-        assert.equal(res.body.error.type, 'unavailable');
-        assert.match(res.headers.get('retry-after') ?? '', /^\d+$/);
-        assert.ok(elapsed < 1200, `answered after ${elapsed} ms`);
-      } finally {
-        restore();
-      }
-      await new Promise((r) => setTimeout(r, 1600)); // let the abandoned statement finish
+      const res = await server.json('/v1/events');
+      assert.equal(held.held, 1, 'answered while its statement was still held');
+      assert.equal(res.status, 503);
+      assert.equal(res.body.error.type, 'unavailable');
+      assert.match(res.headers.get('retry-after') ?? '', /^\d+$/);
+      // the abandoned statement finishes (the one read slot comes back only then): the next read is served
+      held.release();
+      await held.drained();
+      held.restore();
       assert.equal((await server.json('/v1/events')).status, 200);
     } finally {
+      held.end();
       await server.close(); // also when an assertion failed: a server left open keeps the test process alive
     }
   });
 
   it('beyond LINEUP_MAX_ACTIVE_REQUESTS executions, 503 at once; the others complete', async () => {
-    const server = await startServer(t.db, { maxActiveRequests: 2, dbReads: 10 });
-    const restore = slowDown(t, 300);
+    // no deadline while the two admitted reads are held
+    const server = await startServer(t.db, { maxActiveRequests: 2, dbReads: 10, statementTimeoutMs: 600_000 });
+    const held = holdStatements(t.db);
     try {
-      const results = await Promise.all(Array.from({ length: 6 }, () => server.json('/v1/events')));
-      const statuses = results.map((r) => r.status).sort();
-      assert.deepEqual(statuses.filter((s) => s === 200).length, 2, statuses.join(','));
-      assert.ok(statuses.every((s) => s === 200 || s === 503));
-      for (const r of results.filter((x) => x.status === 503)) assert.equal(r.body.error.type, 'unavailable');
+      const first = [server.json('/v1/events'), server.json('/v1/events')];
+      await held.untilHeld(2);
+      // both execution slots are taken until the held statements go on: every other request is refused at once
+      const refused = await Promise.all(Array.from({ length: 4 }, () => server.json('/v1/events')));
+      for (const r of refused) {
+        assert.equal(r.status, 503);
+        assert.equal(r.body.error.type, 'unavailable');
+      }
+      assert.equal(held.held, 2, 'the refused requests reached no statement');
+      held.release();
+      for (const r of await Promise.all(first)) assert.equal(r.status, 200);
     } finally {
-      restore();
+      held.end();
       await server.close();
     }
   });
 
   it('identities are socket peers: another address has its own bucket; a full store refuses new clients with 503', async () => {
-    const server = await startServer(t.db, { rateBurst: 2, rateMaxIdentities: 1 });
+    const server = await startServer(t.db, { rateBurst: 2, rateMaxIdentities: 1, rateRefillPerSec: 0.001 });
     try {
       assert.equal((await getFrom(server.base, '/v1/health', '127.0.0.1')).status, 200);
       assert.equal((await getFrom(server.base, '/v1/health', '127.0.0.1')).status, 200);
@@ -106,7 +79,7 @@ describe(`admission on ${engine.name}`, () => {
   });
 
   it('a second peer address gets a fresh bucket', async () => {
-    const server = await startServer(t.db, { rateBurst: 1 });
+    const server = await startServer(t.db, { rateBurst: 1, rateRefillPerSec: 0.001 });
     try {
       assert.equal((await getFrom(server.base, '/v1/health', '127.0.0.1')).status, 200);
       assert.equal((await getFrom(server.base, '/v1/health', '127.0.0.1')).status, 429);

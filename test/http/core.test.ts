@@ -25,7 +25,7 @@ function rawRequest(base: string, text: string): Promise<string> {
     socket.on('end', () => resolve(data));
     socket.on('close', () => resolve(data));
     socket.on('error', reject);
-    setTimeout(() => socket.destroy(), 2000);
+    setTimeout(() => socket.destroy(), 30_000).unref(); // a guard only: Connection: close ends it
   });
 }
 
@@ -75,18 +75,27 @@ for (const engine of engines()) {
     it('concurrent ready callers share one in-flight probe', async () => {
       const original = t.db.pool.query.bind(t.db.pool);
       let probes = 0;
+      // the probe is held until all eight requests have reached the server (and a turn of the
+      // event loop has let their handlers run): every caller finds it in flight, every run
+      let arrived = 0;
+      let allArrived!: () => void;
+      const gate = new Promise<void>((r) => (allArrived = r));
+      const onRequest = (req: { url?: string }) => {
+        if (req.url === '/v1/ready' && ++arrived === 8) setImmediate(allArrived);
+      };
+      server.app.server.on('request', onRequest);
       (t.db.pool as { query: unknown }).query = (...args: unknown[]) => {
-        const result = (original as (...a: unknown[]) => Promise<unknown>)(...args);
-        if (typeof args[0] !== 'string' || !args[0].startsWith('SELECT 1 AS ok')) return result;
+        if (typeof args[0] !== 'string' || !args[0].startsWith('SELECT 1 AS ok')) return (original as (...a: unknown[]) => unknown)(...args);
         probes++;
-        // a slow probe, so that the callers overlap
-        return result.then((r) => new Promise((resolve) => setTimeout(() => resolve(r), 300)));
+        return gate.then(() => (original as (...a: unknown[]) => Promise<unknown>)(...args));
       };
       try {
         const results = await Promise.all(Array.from({ length: 8 }, () => server.get('/v1/ready')));
         assert.ok(results.every((r) => r.status === 200));
         assert.equal(probes, 1, `expected one shared probe, saw ${probes}`);
       } finally {
+        server.app.server.off('request', onRequest);
+        allArrived();
         (t.db.pool as { query: unknown }).query = original;
       }
     });
@@ -186,10 +195,10 @@ for (const engine of engines()) {
     after(async () => t.drop());
 
     it('the 61st rapid request is 429 with Retry-After digits; forwarded headers make no new identity', async () => {
-      let clock = 0;
-      const server = await startServer(t.db, { rateBurst: 60, rateRefillPerSec: 1 });
+      // no token comes back during the run however slow it is (at 1 token/s, sixty requests
+      // that took more than a second would earn the 61st its token)
+      const server = await startServer(t.db, { rateBurst: 60, rateRefillPerSec: 0.001 });
       try {
-        void clock;
         const statuses: number[] = [];
         for (let i = 0; i < 60; i++) {
           // preflights and invalid requests spend tokens too
@@ -233,28 +242,12 @@ for (const engine of engines()) {
     });
 
     it('a database that cannot be reached gives 503 and ready 503, never 500', async () => {
-      const target =
+      // PGlite lives in-process: a closed pool is its "unreachable" database
+      const db =
         engine.name === 'postgres'
-          ? { engine: 'postgres' as const, url: 'postgresql://app:app@127.0.0.1:1/app' }
-          : null;
-      if (target === null) {
-        // PGlite lives in-process: a closed pool is its "unreachable" database.
-        const closed = await openDatabase({ engine: 'pglite', dataDir: null });
-        await closed.pool.end();
-        const server = await startServer(closed);
-        try {
-          const res = await server.json('/v1/events');
-          assert.equal(res.status, 503);
-          assertErrorEnvelope(res.body, 'unavailable');
-          const ready = await server.json('/v1/ready');
-          assert.equal(ready.status, 503);
-          assert.match(ready.headers.get('retry-after') ?? '', /^\d+$/);
-        } finally {
-          await server.close();
-        }
-        return;
-      }
-      const db = await openDatabase(target, { connectionTimeoutMs: 500 });
+          ? await openDatabase({ engine: 'postgres', url: 'postgresql://app:app@127.0.0.1:1/app' }, { connectionTimeoutMs: 500 })
+          : await openDatabase({ engine: 'pglite', dataDir: null });
+      if (engine.name === 'pglite') await db.pool.end();
       const server = await startServer(db);
       try {
         const res = await server.json('/v1/events');
@@ -263,9 +256,10 @@ for (const engine of engines()) {
         const ready = await server.json('/v1/ready');
         assert.equal(ready.status, 503);
         assertErrorEnvelope(ready.body, 'unavailable');
+        assert.match(ready.headers.get('retry-after') ?? '', /^\d+$/);
       } finally {
         await server.close();
-        await db.close();
+        if (engine.name === 'postgres') await db.close();
       }
     });
   });

@@ -18,8 +18,8 @@ interface RawAnswer {
 }
 
 /**
- * Writes `text` on a fresh connection (keep-alive), reads one answer, then waits up to `waitMs`
- * for the server to close the connection.
+ * Writes `text` on a fresh connection (keep-alive), reads one answer, then waits for the server
+ * to close the connection: until it does when the answer says `Connection: close`, else `waitMs`.
  */
 function exchange(base: string, text: string, waitMs = 1500): Promise<RawAnswer> {
   const { hostname, port } = new URL(base);
@@ -44,7 +44,10 @@ function exchange(base: string, text: string, waitMs = 1500): Promise<RawAnswer>
       const complete = end >= 0 && (length === undefined || data.length - end - 4 >= Number(length));
       if (complete) {
         clearTimeout(timer);
-        timer = setTimeout(() => finish(false), waitMs);
+        // an answer that announces the close is followed by it however slow the machine: wait for it
+        // (30 s is a guard only); otherwise the server has `waitMs` to close the connection unasked
+        const announced = /^connection: close/im.test(data.slice(0, end));
+        timer = setTimeout(() => finish(false), announced ? 30_000 : waitMs);
       }
     });
     socket.on('close', () => finish(true));

@@ -11,75 +11,80 @@ import { buildApp } from '../../src/app.js';
 import { configWith } from '../../src/config/config.js';
 import { gracefulShutdown } from '../../src/server.js';
 import type { ServiceState } from '../../src/http/service-state.js';
-import { engines, openTestDatabase } from '../helper.js';
+import { engines, holdStatements, openTestDatabase } from '../helper.js';
 
 const engine = engines()[0]!;
 
-/** A server whose database answers every statement after `delayMs`. */
-async function slowServer(delayMs: number, graceMs: number) {
+/** A server whose statements are all held (until released) and its graceful shutdown. */
+async function heldServer(graceMs: number) {
   const t = await openTestDatabase(engine);
-  // reads take a connection per statement (pool.connect); the readiness probe uses pool.query
-  const pool = t.db.pool as unknown as Record<'query' | 'connect', (...a: unknown[]) => Promise<unknown>>;
-  const seen = { statements: 0 };
-  for (const name of ['query', 'connect'] as const) {
-    const original = pool[name].bind(t.db.pool);
-    pool[name] = async (...args: unknown[]) => {
-      seen.statements++;
-      await new Promise((r) => setTimeout(r, delayMs));
-      return original(...args);
-    };
-  }
+  const held = holdStatements(t.db);
   const state: ServiceState = { stopping: false };
   const config = configWith({ logLevel: 'silent', dbReads: 10, rateBurst: 1000 });
   const app = await buildApp({ config, db: t.db, state });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const stop = gracefulShutdown(app, t.db, state, graceMs, pino({ level: 'silent' }));
-  /** Resolves once `n` statements have reached the (slow) database: those requests are in flight. */
-  const inFlight = async (n: number) => {
-    while (seen.statements < n) await new Promise((r) => setTimeout(r, 10));
+  /**
+   * Resolves when the shutdown has stopped listening (what is still in flight is being drained)
+   * and a turn of timers has passed: a force-close that did not wait for the grace period would
+   * have closed the in-flight requests by then.
+   */
+  const draining = async () => {
+    while (app.server.listening) await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setTimeout(r, 0));
   };
-  return { base, stop, state, inFlight };
+  return { base, stop, state, held, draining };
 }
 
-describe('graceful shutdown', () => {
-  it('lets in-flight requests complete, refuses new ones, and finishes within the grace period', async () => {
-    const { base, stop, state, inFlight: reached } = await slowServer(400, 5000);
-    const inFlight = Array.from({ length: 3 }, () => fetch(`${base}/v1/events`).then(async (r) => ({ status: r.status, body: await r.json() })));
-    await reached(3);
-    const started = Date.now();
-    const stopped = stop();
-    assert.equal(state.stopping, true);
-    const refused = await fetch(`${base}/v1/health`).then(
-      (r) => r.status,
-      () => 'refused',
-    );
-    assert.ok(refused === 'refused' || refused === 503, `new request got ${refused}`);
-    const results = await Promise.all(inFlight);
-    for (const r of results) {
-      assert.equal(r.status, 200);
-      assert.equal(r.body.ok, true);
+// The timeouts only stop a hung run: a shutdown that waited for its grace period (10 min here)
+// instead of for the drained requests would not finish.
+describe('graceful shutdown', { timeout: 120_000 }, () => {
+  it('lets in-flight requests complete, refuses new ones, and finishes when they are done, before the grace period', async () => {
+    const { base, stop, state, held, draining } = await heldServer(600_000);
+    try {
+      const inFlight = Array.from({ length: 3 }, () => fetch(`${base}/v1/events`).then(async (r) => ({ status: r.status, body: await r.json() })));
+      await held.untilHeld(3); // the three requests are in flight, each waiting on its statement
+      const stopped = stop();
+      assert.equal(state.stopping, true);
+      const refused = await fetch(`${base}/v1/health`).then(
+        (r) => r.status,
+        () => 'refused',
+      );
+      assert.ok(refused === 'refused' || refused === 503, `new request got ${refused}`);
+      // the statements go on only once the server has stopped listening: the requests are drained
+      await draining();
+      held.release();
+      const results = await Promise.all(inFlight);
+      for (const r of results) {
+        assert.equal(r.status, 200);
+        assert.equal(r.body.ok, true);
+      }
+      await stopped;
+    } finally {
+      held.release();
     }
-    await stopped;
-    assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
   });
 
   it('force-closes requests still running after the grace period', async () => {
-    const { base, stop, inFlight } = await slowServer(3000, 300);
-    const pending = fetch(`${base}/v1/events`).then(
-      (r) => r.status,
-      () => 'closed',
-    );
-    await inFlight(1);
-    const started = Date.now();
-    await stop();
-    const elapsed = Date.now() - started;
-    assert.ok(elapsed < 3000, `shutdown took ${elapsed} ms`);
-    assert.equal(await pending, 'closed');
+    const { base, stop, held } = await heldServer(300);
+    try {
+      const pending = fetch(`${base}/v1/events`).then(
+        (r) => r.status,
+        () => 'closed',
+      );
+      await held.reached;
+      // its statement is held until after the stop: only the force-close can end the request
+      await stop();
+      assert.equal(held.held, 1);
+      assert.equal(await pending, 'closed');
+    } finally {
+      held.release();
+    }
   });
 });
 
-describe('lineup serve', () => {
+describe('lineup serve', { timeout: 180_000 /* stops a hung run only */ }, () => {
   it('logs where it listens and which database it uses, serves, and exits 0 on SIGTERM', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', '-e', "import('./src/cli.ts').then(async (m) => { process.exitCode = await m.main(['serve']); })"], {
       env: { ...process.env, PORT: '0', DATABASE_URL: 'pglite:memory', LINEUP_SEED_DEMO: 'false', LINEUP_LOG_LEVEL: 'info' },
@@ -108,8 +113,8 @@ describe('lineup serve', () => {
     const res = await fetch(`${url}/v1/health`);
     assert.equal(res.status, 200);
     await res.arrayBuffer();
-    const deadline = Date.now() + 5000;
-    while (!out.includes('"msg":"request"') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    // the request's log line is written when its response has finished: wait for it, however long
+    while (!out.includes('"msg":"request"') && !exited) await new Promise((r) => child.stdout.once('data', r));
     const line = out.split('\n').find((l) => l.includes('"msg":"request"'));
     assert.ok(line, 'a request log line');
     const entry = JSON.parse(line as string);

@@ -28,7 +28,7 @@ for (const engine of engines()) {
     });
 
     it('answers /live, /ready and /metrics while the public listener refuses the same client, and serves no catalogue data', async () => {
-      const server = await startOpsServer(t.db, { rateBurst: 1 });
+      const server = await startOpsServer(t.db, { rateBurst: 1, rateRefillPerSec: 0.001 });
       try {
         assert.equal((await getFrom(server.base, '/v1/health')).status, 200);
         assert.equal((await getFrom(server.base, '/v1/health')).status, 429);
@@ -95,7 +95,7 @@ for (const engine of engines()) {
     });
 
     it('counts every refusal by reason: rate limited, identity store full, executions full, reads full, stopping, parser', async () => {
-      const server = await startOpsServer(t.db, { rateBurst: 2, rateMaxIdentities: 1, maxActiveRequests: 2, dbReads: 1 });
+      const server = await startOpsServer(t.db, { rateBurst: 2, rateRefillPerSec: 0.001, rateMaxIdentities: 1, maxActiveRequests: 2, dbReads: 1 });
       try {
         await getFrom(server.base, '/v1/health');
         await getFrom(server.base, '/v1/health');
@@ -126,8 +126,7 @@ for (const engine of engines()) {
         held.release();
         assert.equal((await first).status, 200);
       } finally {
-        held.release();
-        held.restore();
+        held.end();
         await busy.close();
       }
     });
@@ -145,8 +144,7 @@ for (const engine of engines()) {
         held.release();
         assert.equal((await first).status, 200);
       } finally {
-        held.release();
-        held.restore();
+        held.end();
         await server.close();
       }
     });
@@ -184,8 +182,7 @@ for (const engine of engines()) {
         assert.equal(m.value('lineup_db_statements_total', { kind: 'events.page', outcome: 'timeout' }), 1);
         assert.equal(m.value('lineup_http_refusals_total', { reason: 'database_unavailable' }), 1);
       } finally {
-        held.release();
-        held.restore();
+        held.end();
         await server.close();
       }
     });

@@ -47,7 +47,7 @@ function answers(raw: string): Array<{ status: number; id: string }> {
 
 /** The rate-limiter identity the server logged for a request id. */
 async function peerOf(server: OpsServer, id: string): Promise<string | undefined> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 3000; i++) {
     const line = server.logs.find((l) => l.reqId === id);
     if (line) return line.peer;
     await new Promise((r) => setTimeout(r, 10));
@@ -72,7 +72,7 @@ describe('LINEUP_PROXY_PROTOCOL', () => {
   describe('from a trusted source', () => {
     let server: OpsServer;
     before(async () => {
-      server = await startOpsServer(t.db, { proxyProtocol: ['127.0.0.1/32'], rateBurst: 1 });
+      server = await startOpsServer(t.db, { proxyProtocol: ['127.0.0.1/32'], rateBurst: 1, rateRefillPerSec: 0.001 });
     });
     after(async () => server.close());
 
@@ -173,7 +173,7 @@ describe('LINEUP_PROXY_PROTOCOL', () => {
   describe('from a source that is not trusted', () => {
     let server: OpsServer;
     before(async () => {
-      server = await startOpsServer(t.db, { proxyProtocol: ['127.0.0.2/32', '10.0.0.0/8'], rateBurst: 1 });
+      server = await startOpsServer(t.db, { proxyProtocol: ['127.0.0.2/32', '10.0.0.0/8'], rateBurst: 1, rateRefillPerSec: 0.001 });
     });
     after(async () => server.close());
 

@@ -81,7 +81,7 @@ export interface Scrape {
  * client has read it: `requests` waits (bounded) until that many requests were counted.
  */
 export async function scrape(admin: RunningAdmin, opts: { requests?: number } = {}): Promise<Scrape> {
-  for (let attempt = 0; opts.requests !== undefined && attempt < 200; attempt++) {
+  for (let attempt = 0; opts.requests !== undefined && attempt < 3000; attempt++) {
     const m = await scrapeOnce(admin);
     if (m.value('lineup_http_requests_total') >= opts.requests) return m;
     await new Promise((r) => setTimeout(r, 10));
@@ -143,31 +143,4 @@ export function getFrom(
   });
 }
 
-/**
- * Holds every database statement until released: the shape that makes admission races happen
- * every time. Reads take a connection of their own (pool.connect) and the readiness probe uses
- * pool.query, so both are held.
- */
-export function holdStatements(db: Database): { reached: Promise<void>; release(): void; restore(): void } {
-  const pool = db.pool as unknown as Record<'query' | 'connect', (...a: unknown[]) => Promise<unknown>>;
-  const originals = { query: pool.query.bind(db.pool), connect: pool.connect.bind(db.pool) };
-  let signal!: () => void;
-  const reached = new Promise<void>((r) => (signal = r));
-  let open!: () => void;
-  const gate = new Promise<void>((r) => (open = r));
-  for (const name of ['query', 'connect'] as const) {
-    pool[name] = async (...args: unknown[]) => {
-      signal();
-      await gate;
-      return originals[name](...args);
-    };
-  }
-  return {
-    reached,
-    release: () => open(),
-    restore: () => {
-      pool.query = originals.query;
-      pool.connect = originals.connect;
-    },
-  };
-}
+export { holdStatements } from '../helper.js';

@@ -128,7 +128,7 @@ describe('release install: npm pack, npm install --omit=dev, lineup on PGlite', 
       process.kill(-server.pid!, 'SIGTERM');
     }
     // (the pipes close when the server itself has exited, not only npx)
-    const killer = setTimeout(() => process.kill(-server.pid!, 'SIGKILL'), 30_000);
+    const killer = setTimeout(() => process.kill(-server.pid!, 'SIGKILL'), 120_000); // a hung stop only
     await closed;
     clearTimeout(killer);
     assert.match(out, /"msg":"stopped"/, `the server drained and closed its store:\n${out}\n${err}`);
