@@ -11,6 +11,7 @@ import type { Config } from './config/config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { ensureSchema } from './db/schema.js';
 import { buildApp } from './app.js';
+import { closeUnusedConnections } from './http/listener.js';
 import type { ServiceState } from './http/service-state.js';
 import { createOperations } from './http/admin/operations.js';
 import { startAdmin, type RunningAdmin } from './http/admin/admin.js';
@@ -77,7 +78,8 @@ async function settle(server: Server): Promise<void> {
 
 /**
  * Stops admission (ready and new requests → 503 with Connection: close), answers the requests
- * already sent (settle), stops listening, lets in-flight requests finish, force-closes what remains after `graceMs`, then closes the database.
+ * already sent (settle), closes connections that never sent one, stops listening, lets in-flight
+ * requests finish, force-closes what remains after `graceMs`, then closes the database.
  * Idempotent: every call returns the same promise.
  */
 export function gracefulShutdown(
@@ -93,6 +95,7 @@ export function gracefulShutdown(
       state.stopping = true;
       logger.info('shutting down: draining in-flight requests');
       await settle(app.server);
+      closeUnusedConnections(app.server);
       const force = setTimeout(() => {
         logger.warn('grace period over: closing remaining connections');
         app.server.closeAllConnections();

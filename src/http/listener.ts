@@ -4,6 +4,7 @@
  * timeout, and the PROXY protocol from trusted sources when configured.
  */
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { Config } from '../config/config.js';
 import { trustedMatcher } from '../config/trusted-sources.js';
 import { acceptProxyProtocol } from '../limits/proxy-protocol.js';
@@ -32,5 +33,34 @@ export function createListener(config: Config, ops: Operations, handler: http.Re
   server.setTimeout(15_000);
   // At most LINEUP_MAX_REQUESTS_PER_CONNECTION requests per connection is enforced by a request
   // stage (plugins/connection.ts), not by server.maxRequestsPerSocket.
+  trackUnusedConnections(server);
   return server;
+}
+
+/** Per listener: the connections that have not sent a request (head) yet. */
+const unusedConnections = new WeakMap<http.Server, Set<Socket>>();
+
+function trackUnusedConnections(server: http.Server): void {
+  const unused = new Set<Socket>();
+  unusedConnections.set(server, unused);
+  server.on('connection', (socket: Socket) => {
+    unused.add(socket);
+    socket.once('close', () => unused.delete(socket));
+  });
+  server.on('request', (request: http.IncomingMessage) => unused.delete(request.socket));
+}
+
+/**
+ * Closes the connections that never sent a request (a client or proxy that pre-connects), for a
+ * graceful shutdown. Node counts such a connection as waiting for its request head, so
+ * closeIdleConnections leaves it open, and once the server stops listening its header deadline is
+ * no longer checked: the shutdown would wait for the grace period (or the 15 s idle timeout).
+ * Call it after the requests already sent have been read (server.ts settle).
+ */
+export function closeUnusedConnections(server: http.Server): number {
+  const unused = unusedConnections.get(server);
+  if (unused === undefined) return 0;
+  const closing = [...unused];
+  for (const socket of closing) socket.destroy();
+  return closing.length;
 }

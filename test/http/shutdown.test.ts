@@ -5,7 +5,8 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import net, { type AddressInfo } from 'node:net';
 import pino from 'pino';
 import { buildApp } from '../../src/app.js';
 import { configWith } from '../../src/config/config.js';
@@ -16,7 +17,7 @@ import { engines, holdStatements, openTestDatabase } from '../helper.js';
 const engine = engines()[0]!;
 
 /** A server whose statements are all held (until released) and its graceful shutdown. */
-async function heldServer(graceMs: number) {
+async function heldServer(graceMs: number, logger = pino({ level: 'silent' })) {
   const t = await openTestDatabase(engine);
   const held = holdStatements(t.db);
   const state: ServiceState = { stopping: false };
@@ -24,7 +25,7 @@ async function heldServer(graceMs: number) {
   const app = await buildApp({ config, db: t.db, state });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const stop = gracefulShutdown(app, t.db, state, graceMs, pino({ level: 'silent' }));
+  const stop = gracefulShutdown(app, t.db, state, graceMs, logger);
   /**
    * Resolves when the shutdown has stopped listening (what is still in flight is being drained)
    * and a turn of timers has passed: a force-close that did not wait for the grace period would
@@ -81,6 +82,25 @@ describe('graceful shutdown', { timeout: 120_000 }, () => {
     } finally {
       held.release();
     }
+  });
+});
+
+describe('graceful shutdown and connections that never sent a request', { timeout: 120_000 }, () => {
+  it('closes them at once: the stop ends without waiting for its grace period', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(line) });
+    // a grace period shorter than the 15 s idle timeout: only the force-close would end a silent
+    // connection the shutdown left open, and it says so in the log
+    const { base, stop } = await heldServer(2_000, logger);
+    const { hostname, port } = new URL(base);
+    const silent = net.connect(Number(port), hostname);
+    const closed = once(silent, 'close');
+    await once(silent, 'connect');
+    // another connection is served: the listener has accepted the silent one before it
+    assert.equal((await fetch(`${base}/v1/health`)).status, 200);
+    await stop();
+    await closed;
+    assert.deepEqual(lines.filter((l) => /grace period over/.test(l)), [], 'the stop waited for its grace period');
   });
 });
 
