@@ -135,11 +135,13 @@ export async function startServer(
 export function serveForSuite(
   engine: EngineUnderTest,
   overrides: Partial<Config> = {},
+  options: { readonly clock?: () => Date; readonly prepare?: (db: Database) => Promise<unknown> } = {},
 ): { readonly t: TestDatabase; readonly server: TestServer } {
   const suite = {} as { t: TestDatabase; server: TestServer };
   before(async () => {
     suite.t = await openTestDatabase(engine);
-    suite.server = await startServer(suite.t.db, overrides);
+    await options.prepare?.(suite.t.db);
+    suite.server = await startServer(suite.t.db, overrides, options.clock);
   });
   after(async () => {
     await suite.server?.close();

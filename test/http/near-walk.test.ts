@@ -9,12 +9,12 @@
  */
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { importCatalogue } from '../../src/catalogue/importer.js';
 import type { CatalogueDocument } from '../../src/catalogue/document.js';
 import { pageOf } from '../../src/contract/common.js';
 import { Event } from '../../src/contract/event.js';
-import { engines, openTestDatabase, startServer, type TestDatabase, type TestServer } from '../helper.js';
+import { engines, serveForSuite } from '../helper.js';
 import { pid } from '../fixtures/resources.js';
 import { traverse } from './resource-support.js';
 
@@ -96,18 +96,8 @@ const near = (publicId: string, point: readonly [number, number], radius: number
 
 for (const engine of engines()) {
   describe(`near a place: the grid walk against the plain request (${engine.name})`, () => {
-    let tdb: TestDatabase;
-    let srv: TestServer;
-    before(async () => {
-      tdb = await openTestDatabase(engine);
-      await importCatalogue(tdb.db, Readable.from([JSON.stringify(catalogue)]));
-      srv = await startServer(tdb.db, {}, () => NOW);
-    });
-    after(async () => {
-      await srv?.close();
-      await tdb?.drop();
-    });
-    const ids = async (query: string) => (await traverse(srv, `/v1/events?${query}`, pageOf(Event))).items.map((e) => e.publicId as string);
+    const suite = serveForSuite(engine, {}, { clock: () => NOW, prepare: (db) => importCatalogue(db, Readable.from([JSON.stringify(catalogue)])) });
+    const ids = async (query: string) => (await traverse(suite.server, `/v1/events?${query}`, pageOf(Event))).items.map((e) => e.publicId as string);
 
     it('answers the Events of the plain request with a published Venue in the radius, in order, across pages', async () => {
       const points: [number, number][] = [...spots, [52.6, 13.3], [52.0, 13.0]];

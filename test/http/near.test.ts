@@ -6,13 +6,13 @@
  */
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { importCatalogue } from '../../src/catalogue/importer.js';
 import type { CatalogueDocument } from '../../src/catalogue/document.js';
 import { pageOf } from '../../src/contract/common.js';
 import { Event } from '../../src/contract/event.js';
 import { Venue } from '../../src/contract/resources.js';
-import { engines, openTestDatabase, startServer, type TestDatabase, type TestServer } from '../helper.js';
+import { engines, serveForSuite } from '../helper.js';
 import { pid } from '../fixtures/resources.js';
 import { assertInvalid, traverse } from './resource-support.js';
 
@@ -98,19 +98,9 @@ const eventAt = (e: PlaceEvent, point: [number, number], radius: number) =>
 
 for (const engine of engines()) {
   describe(`near a place (${engine.name})`, () => {
-    let tdb: TestDatabase;
-    let srv: TestServer;
-    before(async () => {
-      tdb = await openTestDatabase(engine);
-      await importCatalogue(tdb.db, Readable.from([JSON.stringify(catalogue)]));
-      srv = await startServer(tdb.db, {}, () => NOW);
-    });
-    after(async () => {
-      await srv?.close();
-      await tdb?.drop();
-    });
-    const venueIds = async (query: string) => (await traverse(srv, `/v1/venues?${query}`, pageOf(Venue))).items;
-    const eventIds = async (query: string) => (await traverse(srv, `/v1/events?${query}`, pageOf(Event))).items.map((e) => e.publicId);
+    const suite = serveForSuite(engine, {}, { clock: () => NOW, prepare: (db) => importCatalogue(db, Readable.from([JSON.stringify(catalogue)])) });
+    const venueIds = async (query: string) => (await traverse(suite.server, `/v1/venues?${query}`, pageOf(Venue))).items;
+    const eventIds = async (query: string) => (await traverse(suite.server, `/v1/events?${query}`, pageOf(Event))).items.map((e) => e.publicId);
 
     it('finds Venues by published coordinates only, with distanceKm to 3 decimals', async () => {
       const items = await venueIds('near=52.52,13.405&limit=1');
@@ -122,7 +112,7 @@ for (const engine of engines()) {
       );
       assert.ok(items.every((v) => Object.keys(v).at(-1) === 'distanceKm'));
       // without near, items are unchanged
-      const plain = await srv.json('/v1/venues');
+      const plain = await suite.server.json('/v1/venues');
       assert.ok(plain.body.data.every((v: any) => !('distanceKm' in v)));
     });
 
@@ -182,37 +172,37 @@ for (const engine of engines()) {
       }
       assert.deepEqual(await eventIds('near=52.52,13.405'), [EV(6), EV(3), EV(2)]);
       // items are unchanged by near
-      const plain = await srv.json(`/v1/events?venueId=${V(1)}`);
-      const near = await srv.json(`/v1/events?venueId=${V(1)}&near=52.52,13.405`);
+      const plain = await suite.server.json(`/v1/events?venueId=${V(1)}`);
+      const near = await suite.server.json(`/v1/events?venueId=${V(1)}&near=52.52,13.405`);
       assert.deepEqual(near.body.data, plain.body.data);
     });
 
     it('refuses malformed near, radiusKm and sort=distance without near (400 before any read)', async () => {
       for (const bad of ['91,0', '-90.5,0', '0,181', '0,-180.1', '1.1234567,0', '1,%202', '1,2,3', 'a,b', '1', '+1,2', '1.,2', '90.000001,0']) {
-        for (const route of ['venues', 'events']) await assertInvalid(srv, `/v1/${route}?near=${bad}`, 'near');
+        for (const route of ['venues', 'events']) await assertInvalid(suite.server, `/v1/${route}?near=${bad}`, 'near');
       }
       for (const bad of ['0', '0.0', '500.000001', '-1', '1e2', '1000', 'abc', '25.1234567']) {
-        for (const route of ['venues', 'events']) await assertInvalid(srv, `/v1/${route}?near=1,2&radiusKm=${bad}`, 'radiusKm');
+        for (const route of ['venues', 'events']) await assertInvalid(suite.server, `/v1/${route}?near=1,2&radiusKm=${bad}`, 'radiusKm');
       }
-      for (const route of ['venues', 'events']) await assertInvalid(srv, `/v1/${route}?radiusKm=10`, 'radiusKm');
-      await assertInvalid(srv, '/v1/venues?sort=distance', 'sort');
-      await assertInvalid(srv, '/v1/events?near=1,2&sort=distance', 'sort');
+      for (const route of ['venues', 'events']) await assertInvalid(suite.server, `/v1/${route}?radiusKm=10`, 'radiusKm');
+      await assertInvalid(suite.server, '/v1/venues?sort=distance', 'sort');
+      await assertInvalid(suite.server, '/v1/events?near=1,2&sort=distance', 'sort');
       for (const ok of ['90,180', '-90,-180', '90.000000,-180.0', '0,0', '-0.000001,0.5']) {
-        assert.equal((await srv.json(`/v1/venues?near=${ok}&radiusKm=500`)).status, 200, ok);
+        assert.equal((await suite.server.json(`/v1/venues?near=${ok}&radiusKm=500`)).status, 200, ok);
       }
     });
 
     it('binds cursors to the point and radius (fingerprint), and keeps the canonical next link', async () => {
-      const first = await srv.json('/v1/venues?near=52.520,13.4050&radiusKm=100&sort=distance&limit=1');
+      const first = await suite.server.json('/v1/venues?near=52.520,13.4050&radiusKm=100&sort=distance&limit=1');
       const next: string = first.body.links.next;
       assert.match(next, /near=52\.52%2C13\.405|near=52\.52,13\.405/);
       const cursor = new URL(next, 'http://x').searchParams.get('cursor') as string;
-      assert.equal((await srv.json(`/v1/venues?near=52.52,13.405&radiusKm=100&sort=distance&limit=1&cursor=${encodeURIComponent(cursor)}`)).status, 200);
-      await assertInvalid(srv, `/v1/venues?near=52.52,13.405&radiusKm=99&sort=distance&limit=1&cursor=${encodeURIComponent(cursor)}`, 'cursor');
-      await assertInvalid(srv, `/v1/venues?near=52.52,13.406&radiusKm=100&sort=distance&limit=1&cursor=${encodeURIComponent(cursor)}`, 'cursor');
-      const ev = await srv.json('/v1/events?near=52.52,13.405&limit=1');
+      assert.equal((await suite.server.json(`/v1/venues?near=52.52,13.405&radiusKm=100&sort=distance&limit=1&cursor=${encodeURIComponent(cursor)}`)).status, 200);
+      await assertInvalid(suite.server, `/v1/venues?near=52.52,13.405&radiusKm=99&sort=distance&limit=1&cursor=${encodeURIComponent(cursor)}`, 'cursor');
+      await assertInvalid(suite.server, `/v1/venues?near=52.52,13.406&radiusKm=100&sort=distance&limit=1&cursor=${encodeURIComponent(cursor)}`, 'cursor');
+      const ev = await suite.server.json('/v1/events?near=52.52,13.405&limit=1');
       const evCursor = new URL(ev.body.links.next, 'http://x').searchParams.get('cursor') as string;
-      await assertInvalid(srv, `/v1/events?limit=1&cursor=${encodeURIComponent(evCursor)}`, 'cursor');
+      await assertInvalid(suite.server, `/v1/events?limit=1&cursor=${encodeURIComponent(evCursor)}`, 'cursor');
     });
   });
 }
