@@ -8,7 +8,7 @@ import type { EventsPlan } from '../plan/events.js';
 import type { EventField, EventSort } from '../plan/event-fields.js';
 import { plainPreviews, type PlainPreviews } from './event-relations.js';
 import { lowerName } from '../text/normalize.js';
-import { MEDIA_COLUMN_LIST, selectedMediaJoin, type ArtistItemRow, type VenueItemRow } from './items.js';
+import { MEDIA_COLUMN_LIST, selectedMediaJoin, type MediaColumns, type ArtistItemRow, type VenueItemRow } from './items.js';
 import { nameContainsCondition } from './name-search.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
@@ -54,7 +54,7 @@ const sortKeyOutputs = (keys: readonly SortKey[]) =>
  * (queries/event-own.ts, present/event.ts). Values are the driver's own for these expressions
  * (text, or text casts: dates, timestamps and integers; jsonb as its JSON).
  */
-export interface EventOwnColumns {
+export interface EventOwnColumns extends Partial<MediaColumns> {
   public_id: string;
   slug?: string;
   name?: string;
@@ -74,12 +74,6 @@ export interface EventOwnColumns {
   end_local_date?: string | null;
   end_local_time?: string | null;
   end_instant?: string | null;
-  pm_public_id?: string | null;
-  pm_src?: string | null;
-  pm_thumbnail_src?: string | null;
-  pm_alt_text?: string | null;
-  pm_width?: string | null;
-  pm_height?: string | null;
 }
 
 export interface EventRow {
@@ -125,7 +119,7 @@ function ownColumns(fields: readonly EventField[]): [keyof EventOwnColumns, stri
       ['end_instant', 'e.end_instant'],
     );
   }
-  if (has('profileMedia')) cols.push(...MEDIA_COLUMN_LIST('pm').map(([name, expr]) => [name, expr] as [keyof EventOwnColumns, string]));
+  if (has('profileMedia')) cols.push(...MEDIA_COLUMN_LIST('pm').map(([name, expr]) => [name as keyof MediaColumns, expr] as [keyof EventOwnColumns, string]));
   return cols;
 }
 
