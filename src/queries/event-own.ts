@@ -4,7 +4,7 @@
  * object shared by every request that reads the same row (queries/text-memo.ts), so that the
  * projection renders each distinct row once (present/event.ts).
  *
- * 8,192 Events (each up to four selections); sizes in docs/performance.md ("Rendered once per
+ * 2,048 Events (each up to two selections); sizes in docs/performance.md ("Rendered once per
  * distinct row").
  */
 import type { Reader } from '../db/reader.js';
@@ -12,7 +12,7 @@ import type { EventOwnColumns, EventRow } from './events.js';
 import type { Statement } from './statement.js';
 import { TextMemo, deepFrozenJson } from './text-memo.js';
 
-const own = new TextMemo<Readonly<EventOwnColumns>>(8_192, (text) => deepFrozenJson(text) as Readonly<EventOwnColumns>);
+const own = new TextMemo<Readonly<EventOwnColumns>>(2_048, (text) => deepFrozenJson(text) as Readonly<EventOwnColumns>);
 
 /** A row as the driver returns it: `own` is still the JSON text. */
 type DriverEventRow = Omit<EventRow, 'own'> & { own: string };

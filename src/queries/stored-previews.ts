@@ -12,8 +12,8 @@
 import type { ArtistItemRow, VenueItemRow } from './items.js';
 import { TextMemo, deepFrozenJson } from './text-memo.js';
 
-const artists = new TextMemo<unknown>(4_096, deepFrozenJson);
-const venues = new TextMemo<unknown>(4_096, deepFrozenJson);
+const artists = new TextMemo<unknown>(2_048, deepFrozenJson);
+const venues = new TextMemo<unknown>(2_048, deepFrozenJson);
 
 /** The stored previews of the Event with this (internal) id. */
 export const storedArtistRows = (eventId: string, text: string) => artists.get(eventId, text) as readonly ArtistItemRow[];

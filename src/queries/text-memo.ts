@@ -11,7 +11,7 @@
  * read from the socket costs a pass over it on every read, comparing two equal strings is a
  * memory compare. Bounded by slot count, oldest slot first out.
  */
-const TEXTS_PER_SLOT = 4;
+const TEXTS_PER_SLOT = 2;
 
 interface Entry<T> {
   readonly text: string;
