@@ -63,23 +63,29 @@ export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onRequest', (request, _reply, done) => {
     storage.run(scopeOf(request), done);
   });
-  app.addHook('onResponse', async (request, reply) => {
-    const scope = scopeOf(request);
-    const route = request.routeOptions.url ?? 'unmatched';
-    metrics.request(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
-    // request.log already carries reqId (Fastify's child logger): not repeated here
-    const line = {
-      method: request.method,
-      route,
-      url: request.raw.url?.slice(0, 256),
-      status: reply.statusCode,
-      durationMs: round(reply.elapsedTime),
-      peer: scope.peer,
-      dbMs: round(scope.dbSeconds * 1000),
-      ...(scope.traceparent ? { traceparent: scope.traceparent } : {}),
-    };
-    if (scope.refusal) request.log.warn({ ...line, reason: scope.refusal }, 'refused');
-    else request.log.info(line, 'request');
+  app.addHook('onResponse', (request, reply, done) => {
+    try {
+      const scope = scopeOf(request);
+      const route = request.routeOptions.url ?? 'unmatched';
+      metrics.request(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+      // request.log already carries reqId (Fastify's child logger): not repeated here
+      const line = {
+        method: request.method,
+        route,
+        url: request.raw.url?.slice(0, 256),
+        status: reply.statusCode,
+        durationMs: round(reply.elapsedTime),
+        peer: scope.peer,
+        dbMs: round(scope.dbSeconds * 1000),
+        ...(scope.traceparent ? { traceparent: scope.traceparent } : {}),
+      };
+      if (scope.refusal) request.log.warn({ ...line, reason: scope.refusal }, 'refused');
+      else request.log.info(line, 'request');
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    done();
   });
 }
 

@@ -38,7 +38,17 @@ const RAW_DEPTH = 3;
  * every other value, JSON.stringify writes its own output.
  */
 export function serializeEnvelope(envelope: unknown): string {
-  return serialize(envelope, RAW_DEPTH);
+  // most resources hold no RawJson: one JSON.stringify, not one per value of the top levels
+  return holdsRaw(envelope, RAW_DEPTH) ? serialize(envelope, RAW_DEPTH) : (JSON.stringify(envelope) ?? 'null');
+}
+
+/** Whether a RawJson stands anywhere serialize would splice it (the top RAW_DEPTH levels). */
+function holdsRaw(value: unknown, depth: number): boolean {
+  if (value instanceof RawJson) return true;
+  if (depth === 0 || value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((v) => holdsRaw(v, depth - 1));
+  for (const key in value) if (holdsRaw((value as Record<string, unknown>)[key], depth - 1)) return true;
+  return false;
 }
 
 function serialize(value: unknown, depth: number): string {

@@ -38,7 +38,7 @@ export const admission = fp<AdmissionOptions>(
     const executions = new WeakMap<object, () => void>();
     metrics.watch({ routeExecutionsInUse: () => routeGate.active, limiterIdentities: () => limiter.size });
 
-    addRequestStage(app, async (request, reply) => {
+    addRequestStage(app, (request, reply) => {
       if (state.stopping) {
         reply.header('Connection', 'close');
         refuse(request, metrics, 'stopping');
@@ -84,10 +84,11 @@ export const admission = fp<AdmissionOptions>(
         throw invalidQuery('Request bodies are not accepted.');
       }
     });
-    app.addHook('onSend', async (request, reply) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       executions.get(request)?.();
       // while stopping, a connection carries no further request: the drain ends with its answer
       if (state.stopping) reply.header('Connection', 'close');
+      done(null, payload);
     });
   },
   { name: 'lineup-admission' },

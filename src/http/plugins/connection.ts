@@ -14,7 +14,7 @@ export interface ConnectionOptions {
 export const connection = fp<ConnectionOptions>(
   async (app, { maxRequestsPerConnection }) => {
     const requestsPerSocket = new WeakMap<object, number>();
-    addRequestStage(app, async (request, reply) => {
+    addRequestStage(app, (request, reply) => {
       reply.header('X-Request-ID', request.id);
       const served = (requestsPerSocket.get(request.socket) ?? 0) + 1;
       requestsPerSocket.set(request.socket, served);

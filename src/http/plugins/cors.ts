@@ -11,7 +11,7 @@ import { addRequestStage } from './request-stages.js';
 
 export const cors = fp(
   async (app) => {
-    addRequestStage(app, async (_request, reply) => {
+    addRequestStage(app, (_request, reply) => {
       reply.header('Access-Control-Allow-Origin', ALLOW_ORIGIN);
       reply.header('Access-Control-Expose-Headers', EXPOSED_HEADERS);
     });
