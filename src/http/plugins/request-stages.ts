@@ -45,6 +45,6 @@ function runFrom(list: readonly RequestStage[], first: number, request: FastifyR
   done();
 }
 
-export async function runRequestStages(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  for (const stage of stages.get(app) ?? []) await stage(request, reply);
+export function runRequestStages(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  return new Promise((resolve, reject) => runFrom(stages.get(app) ?? [], 0, request, reply, (err) => (err ? reject(err) : resolve())));
 }
