@@ -21,7 +21,7 @@ import type { StatementObserver } from './db/reader.js';
 import { createOperations, type Operations } from './http/admin/operations.js';
 import { createClientErrorHandler } from './http/client-errors.js';
 import { createListener } from './http/listener.js';
-import { parserRefused } from './http/observe.js';
+import { parserRefused, scopeOf } from './http/observe.js';
 import { admission } from './http/plugins/admission.js';
 import { connection } from './http/plugins/connection.js';
 import { cors } from './http/plugins/cors.js';
@@ -86,7 +86,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(admission, { config, state, metrics, limiterNow: opts.limiterNow });
   await app.register(readGate, { config, db, metrics, onStatement: opts.onStatement });
 
-  const ctx: RouteContext = { clock, read: (fn) => app.reads.run(fn) };
+  const ctx: RouteContext = { clock, read: (request, fn) => app.reads.run(scopeOf(request), fn) };
   operationalRoutes(app, ops.ready, state);
   eventsRoutes(app, ctx);
   eventMemberRoutes(app, ctx);

@@ -1,14 +1,13 @@
 /**
  * What the service records about each request: one log line (`request`, or `refused` with the
  * reason when admission, the database or capacity turned it away), the request metrics, and the
- * per-request scope the database layer adds its time to. The scope travels with the request's
- * async work (AsyncLocalStorage entered in the first onRequest hook, the pattern of
- * @fastify/request-context), so the route stages need not carry it.
+ * per-request scope the database layer adds its time to. Routes hand the scope to the read gate
+ * (`scopeOf(request)`): AsyncLocalStorage would carry it implicitly, but its promise hooks cost
+ * every promise of every request (issue 16).
  *
  * A client's W3C `traceparent` is logged when valid (parsed by @opentelemetry/core), so one
  * request can be followed across a proxy and Lineup; the response keeps its own X-Request-ID.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseTraceParent } from '@opentelemetry/core';
 import { clientIdentity } from '../limits/client-identity.js';
@@ -26,7 +25,6 @@ export interface RequestScope {
   refusal: RefusalReason | null;
 }
 
-const storage = new AsyncLocalStorage<RequestScope>();
 const scopes = new WeakMap<FastifyRequest, RequestScope>();
 
 /** A traceparent header's canonical form when valid (version-traceid-parentid-flags), else null. */
@@ -53,16 +51,8 @@ export function scopeOf(request: FastifyRequest): RequestScope {
   return scope;
 }
 
-/** The scope of the request whose work is running now (undefined outside a request). */
-export function currentScope(): RequestScope | undefined {
-  return storage.getStore();
-}
-
-/** Registers the scope (before every other onRequest hook) and the per-request log line and metrics. */
+/** Registers the per-request log line and metrics. */
 export function observeRequests(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onRequest', (request, _reply, done) => {
-    storage.run(scopeOf(request), done);
-  });
   app.addHook('onResponse', (request, reply, done) => {
     try {
       const scope = scopeOf(request);

@@ -13,14 +13,19 @@ export class ReadSlotsFullError extends Error {
   override readonly name = 'ReadSlotsFullError';
 }
 
-export class ReadAdmission {
+/**
+ * `C` is what a read is opened for (the HTTP layer passes its request scope, so the Reader can add
+ * its statement time to it): passed explicitly, not found through AsyncLocalStorage, whose promise
+ * hooks cost every promise of every request.
+ */
+export class ReadAdmission<C> {
   private readonly gate: Gate;
 
   constructor(
     capacity: number,
-    private readonly open: () => Reader,
+    private readonly open: (context: C) => Reader,
     /** Told of each refusal (metrics and the request's log line). */
-    private readonly onRefused: () => void = () => {},
+    private readonly onRefused: (context: C) => void = () => {},
   ) {
     this.gate = new Gate(capacity);
   }
@@ -30,12 +35,12 @@ export class ReadAdmission {
     return this.gate.active;
   }
 
-  async run<T>(fn: (reader: Reader) => Promise<T>): Promise<T> {
+  async run<T>(context: C, fn: (reader: Reader) => Promise<T>): Promise<T> {
     if (!this.gate.tryEnter()) {
-      this.onRefused();
+      this.onRefused(context);
       throw new ReadSlotsFullError('every database read slot is taken');
     }
-    const reader = this.open();
+    const reader = this.open(context);
     try {
       return await fn(reader);
     } finally {

@@ -13,7 +13,7 @@ export interface ObserveOptions {
 
 export const observe = fp<ObserveOptions>(
   async (app, { metrics, pool }) => {
-    observeRequests(app, metrics); // first: the request scope, then the request's log line and metrics
+    observeRequests(app, metrics); // each request's log line and metrics when answered
     observePool(app, pool, metrics);
   },
   { name: 'lineup-observe' },

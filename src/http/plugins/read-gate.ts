@@ -11,12 +11,12 @@ import { PreparedStatements } from '../../db/prepared.js';
 import { Reader, type StatementObserver, type StatementOutcome } from '../../db/reader.js';
 import { ReadAdmission } from '../../limits/reads.js';
 import type { Metrics } from '../../metrics/metrics.js';
-import { currentScope } from '../observe.js';
+import { type RequestScope } from '../observe.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The database read gate (plugins/read-gate.ts). */
-    reads: ReadAdmission;
+    reads: ReadAdmission<RequestScope>;
   }
 }
 
@@ -32,19 +32,17 @@ export const readGate = fp<ReadGateOptions>(
   async (app, { config, db, metrics, onStatement }) => {
     const statementDeadlineMs = config.statementTimeoutMs + (db.engine === 'postgres' ? 250 : 0);
     const prepared = new PreparedStatements(config.preparedStatements, (message) => app.log.warn(message));
-    const reads = new ReadAdmission(
+    const reads = new ReadAdmission<RequestScope>(
       config.dbReads,
-      () => {
-        const scope = currentScope();
+      (scope) => {
         const timing = (kind: string, seconds: number, outcome: StatementOutcome) => {
           metrics.statement(kind, seconds, outcome);
-          if (scope) scope.dbSeconds += seconds;
+          scope.dbSeconds += seconds;
         };
         return new Reader(db, onStatement, statementDeadlineMs, prepared, timing);
       },
-      () => {
-        const scope = currentScope();
-        if (scope && scope.refusal === null) {
+      (scope) => {
+        if (scope.refusal === null) {
           scope.refusal = 'database_reads_full';
           metrics.refused('database_reads_full');
         }

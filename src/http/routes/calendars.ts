@@ -31,7 +31,7 @@ export function calendarRoutes(app: FastifyInstance, ctx: RouteContext): void {
       const id = pathIds(request.params, [feed.param])[feed.param];
       new ParameterReader(queryOf(request), []).finish('This feed accepts no query parameters.');
       const now = ctx.clock().toISOString();
-      const rows = await ctx.read(async (reader) => {
+      const rows = await ctx.read(request, async (reader) => {
         await requireParent(reader, parentOf(feed.kind, id));
         return reader.rows<CalendarRow>(calendarStatement({ kind: feed.kind, id }, now));
       });

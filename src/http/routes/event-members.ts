@@ -29,7 +29,7 @@ export function eventMemberRoutes(app: FastifyInstance, ctx: RouteContext): void
     const { eventId } = pathIds(request.params, ['eventId']);
     const controls = parseEventDetailControls(queryOf(request));
     const now = ctx.clock().toISOString();
-    const found = await ctx.read((reader) => fetchEventDetail(reader, eventId, controls, now));
+    const found = await ctx.read(request, (reader) => fetchEventDetail(reader, eventId, controls, now));
     if (found === null) throw notFound();
     const relations = {
       ...found.relations,

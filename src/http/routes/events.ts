@@ -15,7 +15,7 @@ export function eventsRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.get('/v1/events', async (request, reply) => {
     const controls = parseEventControls(parseQueryString(searchOf(request.raw.url ?? '')));
     const plan = planEvents('/v1/events', controls, ctx.clock());
-    const page = await ctx.read((reader) => fetchEventsPage(reader, plan));
+    const page = await ctx.read(request, (reader) => fetchEventsPage(reader, plan));
     return sendResource(request, reply, presentEventsPage(plan, page));
   });
 }

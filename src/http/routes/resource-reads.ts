@@ -31,7 +31,7 @@ export async function sendList<R extends ListRow>(
   ctx: RouteContext,
   read: ListRead<R>,
 ): Promise<FastifyReply> {
-  const page = await ctx.read(async (reader) => {
+  const page = await ctx.read(request, async (reader) => {
     if (read.parent !== null) await requireParent(reader, read.parent);
     return readListPage<R>(reader, read.plan, read.source);
   });
@@ -45,7 +45,7 @@ export async function sendDetail<R extends ListRow>(
   statement: Statement,
   present: (row: R) => unknown,
 ): Promise<FastifyReply> {
-  const row = await ctx.read(async (reader) => (await reader.rows<R>(statement))[0]);
+  const row = await ctx.read(request, async (reader) => (await reader.rows<R>(statement))[0]);
   if (row === undefined) throw notFound();
   return sendResource(request, reply, objectEnvelope(present(row)));
 }
