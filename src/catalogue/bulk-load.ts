@@ -36,21 +36,28 @@ const DEFERRABLE = `
     FROM pg_constraint k
    WHERE k.conrelid = ANY($1::regclass[]) AND k.contype = 'f'`;
 
+export interface DeferredIndexes {
+  /** No Event was stored: every Event after the merge is one of the document's. */
+  readonly first: boolean;
+  /** Creates the dropped indexes and foreign keys again (after the merge, before COMMIT). */
+  readonly restore: () => Promise<void>;
+}
+
 /**
  * When no Event is stored, drops the Event tables' secondary indexes and foreign keys and returns
- * the step that creates them again (call it after the merge, before COMMIT); otherwise does
- * nothing and returns a no-op.
+ * the step that creates them again; otherwise drops nothing and `restore` does nothing.
  */
-export async function deferEventIndexes(client: pg.PoolClient): Promise<() => Promise<void>> {
+export async function deferEventIndexes(client: pg.PoolClient): Promise<DeferredIndexes> {
   const { rows: empty } = await client.query<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM events) AS empty');
-  if (!empty[0]!.empty) return async () => {};
+  if (!empty[0]!.empty) return { first: false, restore: async () => {} };
   const { rows } = await client.query<Deferred>(DEFERRABLE, [TABLES]);
   const fks = rows.filter((r) => r.kind === 'fk');
   const indexes = rows.filter((r) => r.kind === 'index');
   for (const fk of fks) await client.query(`ALTER TABLE ${fk.table} DROP CONSTRAINT ${fk.name}`);
   for (const index of indexes) await client.query(`DROP INDEX ${index.name}`);
-  return async () => {
+  const restore = async () => {
     for (const index of indexes) await client.query(index.definition);
     for (const fk of fks) await client.query(`ALTER TABLE ${fk.table} ADD CONSTRAINT ${fk.name} ${fk.definition}`);
   };
+  return { first: true, restore };
 }

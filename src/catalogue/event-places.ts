@@ -32,8 +32,16 @@ const AFTER_IMPORT = `
   UNION SELECT ev.event_id FROM event_venues ev JOIN venues v ON v.id = ev.venue_id
     JOIN ${STAGE.venues.table} s ON s.public_id = v.public_id`;
 
-/** After a merge, inside the import transaction: rewrites the rows of the affected Events. */
-export async function refreshEventPlaces(client: pg.PoolClient): Promise<void> {
+/**
+ * After a merge, inside the import transaction: rewrites the rows of the affected Events.
+ * `everyEvent` (a first import: the table is empty and every Event is the document's) writes the
+ * rows of all of them without collecting targets.
+ */
+export async function refreshEventPlaces(client: pg.PoolClient, everyEvent = false): Promise<void> {
+  if (everyEvent) {
+    await client.query(insertRows('true'));
+    return;
+  }
   // (dropped below; a failure rolls the transaction back, and the table with it)
   await client.query(`CREATE TEMP TABLE ${TARGETS} AS ${AFTER_IMPORT}`);
   await client.query(`DELETE FROM event_places p USING ${TARGETS} t WHERE p.event_id = t.id`);

@@ -1,7 +1,8 @@
 /**
  * Keeps each Event's stored Artist and Venue previews (migration 005) in step with the catalogue.
- * The rows are written by the preview statements' own text (queries/event-relations.ts), in
- * chunks of Event ids, and rewritten only where they changed.
+ * The rows are written from the preview statements' own template (queries/event-relations.ts: the
+ * same members, order, columns and joins, chosen set-wise for every target Event in one
+ * statement), and rewritten only where they changed.
  *
  * After a merge, the Events whose previews may have changed are: the Events of the document
  * (their memberships were replaced), the Events of imported Artists and Venues (name, slug,
@@ -11,10 +12,9 @@
  * when it runs (src/db/migrate.ts); an Event without a row is read live by the read side.
  */
 import type pg from 'pg';
-import { artistPreviewsStatement, venuePreviewsStatement } from '../queries/event-relations.js';
+import { artistPreviewsOfTargets, venuePreviewsOfTargets } from '../queries/event-relations.js';
 import { STAGE } from './rows.js';
 
-const CHUNK = 5_000;
 const TARGETS = 'preview_targets';
 /** The tables the preview statements read (their statistics guide the per-chunk plans). */
 const READ_TABLES = 'event_artists, event_venues, artists, venues, media, artist_profile_media';
@@ -22,6 +22,8 @@ const ANALYZE_FIRST = 1_000;
 
 /** Every Event without a stored row (after migration 005). */
 const MISSING_SQL = 'SELECT e.id FROM events e WHERE NOT EXISTS (SELECT 1 FROM event_previews p WHERE p.event_id = e.id)';
+
+const EVERY_EVENT = 'SELECT e.id FROM events e';
 
 /** Event ids whose previews an import may have changed (read after the merge). */
 const AFTER_IMPORT = `
@@ -39,18 +41,20 @@ const AFTER_IMPORT = `
 const STAGED = `SELECT ${(['events', 'artists', 'venues', 'media'] as const).map((c) => `(SELECT count(*) FROM ${STAGE[c].table})`).join(' + ')} AS n`;
 
 /**
- * Writes the stored previews of the Events in $1 (bigint[]) from the plain preview statements'
- * own text, so that stored and read previews cannot differ; rows are rewritten only when changed.
+ * Writes the stored previews of the Events listed in TARGETS from the plain preview statements'
+ * template, so that stored and read previews cannot differ; rows are rewritten only when changed.
+ * One statement for every target: at 1,000,000 Events it took ≈ 40 s where chunks of 5,000
+ * Event ids, each a lateral probe per Event, took ≈ 85 s (bench/notes.md, session 6).
  */
 function storePreviewsText(): string {
   const aggregate = (text: string) => `(SELECT r.owner_id::bigint AS event_id,
            json_agg(to_jsonb(r) - 'owner_id' ORDER BY r.name, r.public_id) AS items
       FROM (${text}) r GROUP BY r.owner_id)`;
   return `INSERT INTO event_previews (event_id, artists, venues)
-    SELECT x.event_id, coalesce(a.items, '[]'::json), coalesce(v.items, '[]'::json)
-      FROM unnest($1::bigint[]) AS x(event_id)
-      LEFT JOIN ${aggregate(artistPreviewsStatement([], false).text)} a ON a.event_id = x.event_id
-      LEFT JOIN ${aggregate(venuePreviewsStatement([], false).text)} v ON v.event_id = x.event_id
+    SELECT x.id, coalesce(a.items, '[]'::json), coalesce(v.items, '[]'::json)
+      FROM ${TARGETS} x
+      LEFT JOIN ${aggregate(artistPreviewsOfTargets(TARGETS))} a ON a.event_id = x.id
+      LEFT JOIN ${aggregate(venuePreviewsOfTargets(TARGETS))} v ON v.event_id = x.id
     ON CONFLICT (event_id) DO UPDATE SET artists = EXCLUDED.artists, venues = EXCLUDED.venues
      WHERE event_previews.artists::text IS DISTINCT FROM EXCLUDED.artists::text
         OR event_previews.venues::text IS DISTINCT FROM EXCLUDED.venues::text`;
@@ -60,23 +64,11 @@ async function refresh(client: pg.PoolClient, targets: string, analyze: boolean)
   // (dropped below; a failure rolls the transaction back, and the table with it)
   await client.query(`CREATE TEMP TABLE ${TARGETS} AS SELECT DISTINCT t.id FROM (${targets}) t`);
   // A bulk import has just filled the member and membership tables: planned on their old
-  // statistics (empty, for a first import: a sequential scan per Event), a chunk's cost grew with
-  // the catalogue (docs/performance.md). ANALYZE inside the transaction samples the rows it wrote.
-  if (analyze) await client.query(`ANALYZE ${READ_TABLES}`);
-  const store = storePreviewsText();
-  let written = 0;
-  let after = '0';
-  for (;;) {
-    const { rows } = await client.query<{ ids: string[] | null; last: string | null }>(
-      `SELECT array_agg(id) AS ids, max(id)::text AS last
-         FROM (SELECT id FROM ${TARGETS} WHERE id > $1::bigint ORDER BY id LIMIT ${CHUNK}) c`,
-      [after],
-    );
-    const { ids, last } = rows[0]!;
-    if (!ids || last === null) break;
-    written += (await client.query(store, [ids])).rowCount ?? 0;
-    after = last;
-  }
+  // statistics (empty, for a first import: a sequential scan per Event), the statement's cost grew
+  // with the catalogue (docs/performance.md). ANALYZE inside the transaction samples the rows it
+  // wrote; the targets' own statistics choose between probing a few Events and one pass over all.
+  await client.query(analyze ? `ANALYZE ${TARGETS}, ${READ_TABLES}` : `ANALYZE ${TARGETS}`);
+  const written = (await client.query(storePreviewsText())).rowCount ?? 0;
   await client.query(`DROP TABLE ${TARGETS}`);
   return written;
 }
@@ -90,9 +82,18 @@ export async function isBulkImport(client: pg.PoolClient): Promise<boolean> {
   return Number((await client.query<{ n: string }>(STAGED)).rows[0]!.n) > ANALYZE_FIRST;
 }
 
-/** `analyzed`: the merge has already refreshed the statistics of the tables read here. */
-export async function refreshEventPreviews(client: pg.PoolClient, analyzed = false): Promise<number> {
-  return refresh(client, AFTER_IMPORT, !analyzed && (await isBulkImport(client)));
+export interface RefreshOptions {
+  /** The merge has already refreshed the statistics of the tables read here. */
+  readonly analyzed?: boolean;
+  /**
+   * Every stored Event is a target (a first import: all of them are the document's), so the
+   * targets are not collected (≈ 7 s of unions at 1,000,000 Events).
+   */
+  readonly everyEvent?: boolean;
+}
+
+export async function refreshEventPreviews(client: pg.PoolClient, { analyzed = false, everyEvent = false }: RefreshOptions = {}): Promise<number> {
+  return refresh(client, everyEvent ? EVERY_EVENT : AFTER_IMPORT, !analyzed && (await isBulkImport(client)));
 }
 
 /** Fills the rows of Events that have none (migration 005 on an existing catalogue). */

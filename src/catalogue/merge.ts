@@ -199,7 +199,7 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
   const counts = Object.fromEntries(
     COLLECTIONS.map((c) => [c, { imported: 0, inserted: 0, markersAdvanced: 0, deleted: 0 }]),
   ) as Record<Collection, CollectionCounts>;
-  const restoreEventIndexes = await deferEventIndexes(client);
+  const deferred = await deferEventIndexes(client);
 
   for (const collection of COLLECTIONS) {
     for (const explicit of [false, true]) {
@@ -252,9 +252,9 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
     await refreshArtistPublicMedia(client);
   }
   // last: the previews read the merged members, memberships and Artist public media
-  await refreshEventPreviews(client, analyzed);
-  await refreshEventPlaces(client);
-  await restoreEventIndexes();
+  await refreshEventPreviews(client, { analyzed, everyEvent: deferred.first });
+  await refreshEventPlaces(client, deferred.first);
+  await deferred.restore();
   return counts;
 }
 

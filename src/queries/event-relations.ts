@@ -40,6 +40,24 @@ function previewText(shape: PreviewShape): string {
     ORDER BY x.event_id, ${m}.name, ${m}.public_id`;
 }
 
+/**
+ * The same rows (the same members, order, columns and joins) for every Event listed in
+ * `targets` (a table with an `id` column), chosen set-wise: one ordered pass over the memberships
+ * numbering each Event's members, instead of an index probe per Event. For the importer's stored
+ * previews, where the Events are many (a first import: all of them, ≈ 3× faster at 1M).
+ */
+function previewSetText(shape: PreviewShape, targets: string): string {
+  const m = shape.alias;
+  return `SELECT ${m}.preview_event_id::text AS owner_id, ${shape.columns}
+    FROM (
+      SELECT l.event_id AS preview_event_id, ${memberColumns(m, `${shape.columns} ${shape.mediaJoin}`)},
+             row_number() OVER (PARTITION BY l.event_id ORDER BY ${m}.name, ${m}.public_id) AS preview_rank
+        FROM ${shape.link} l JOIN ${shape.table} ${m} ON ${m}.id = l.${shape.memberColumn} AND ${m}.active
+       WHERE l.event_id IN (SELECT t.id FROM ${targets} t)) ${m}
+    ${shape.mediaJoin}
+    WHERE ${m}.preview_rank <= ${PREVIEW_SIZE + 1}`;
+}
+
 /** The member's own columns that the outer projection and joins read (`m.x`), plus its order. */
 function memberColumns(m: string, outerSql: string): string {
   const used = new Set(['id', 'name', 'public_id']);
@@ -62,25 +80,33 @@ function previewsStatement(eventIds: readonly string[], name: string, rich: bool
   return { name, text, values: [eventIds], stablePlan: true };
 }
 
+const ARTIST_PREVIEWS = (rich: boolean): PreviewShape => ({
+  link: 'event_artists',
+  memberColumn: 'artist_id',
+  table: 'artists',
+  alias: 'a',
+  columns: ARTIST_ITEM_COLUMNS('a', rich),
+  mediaJoin: artistMediaJoin('a'),
+});
+
+const VENUE_PREVIEWS = (rich: boolean): PreviewShape => ({
+  link: 'event_venues',
+  memberColumn: 'venue_id',
+  table: 'venues',
+  alias: 'v',
+  columns: VENUE_ITEM_COLUMNS('v', rich),
+  mediaJoin: singleMediaJoin('v'),
+});
+
 export const artistPreviewsStatement = (eventIds: readonly string[], rich: boolean): Statement =>
-  previewsStatement(eventIds, 'events.artistPreviews', rich, () => ({
-    link: 'event_artists',
-    memberColumn: 'artist_id',
-    table: 'artists',
-    alias: 'a',
-    columns: ARTIST_ITEM_COLUMNS('a', rich),
-    mediaJoin: artistMediaJoin('a'),
-  }));
+  previewsStatement(eventIds, 'events.artistPreviews', rich, () => ARTIST_PREVIEWS(rich));
 
 export const venuePreviewsStatement = (eventIds: readonly string[], rich: boolean): Statement =>
-  previewsStatement(eventIds, 'events.venuePreviews', rich, () => ({
-    link: 'event_venues',
-    memberColumn: 'venue_id',
-    table: 'venues',
-    alias: 'v',
-    columns: VENUE_ITEM_COLUMNS('v', rich),
-    mediaJoin: singleMediaJoin('v'),
-  }));
+  previewsStatement(eventIds, 'events.venuePreviews', rich, () => VENUE_PREVIEWS(rich));
+
+/** The plain previews' rows for every Event listed in the table `targets` (the importer's). */
+export const artistPreviewsOfTargets = (targets: string): string => previewSetText(ARTIST_PREVIEWS(false), targets);
+export const venuePreviewsOfTargets = (targets: string): string => previewSetText(VENUE_PREVIEWS(false), targets);
 
 /**
  * The stored previews of the Events (migration 005, kept by src/catalogue/event-previews.ts): the
