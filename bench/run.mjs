@@ -34,7 +34,7 @@ import { prepare } from './lib/prepare.mjs';
 import { renderReport } from './lib/report.mjs';
 import { asServer, capture, defineScenarios, explain, one, openInProcess, timeRawSql } from './lib/scenarios.mjs';
 import { prepareValue } from './lib/config.mjs';
-import { f2, freePort, int, ms, procStatus, startProcess, stopProcess, waitReady } from './lib/util.mjs';
+import { f2, freePort, int, ms, procStatus, startLineup, startProcess, stopProcess, waitReady } from './lib/util.mjs';
 
 async function main() {
   const runStarted = new Date();
@@ -99,7 +99,7 @@ async function main() {
       })
     : null;
   const lineupPort = await freePort();
-  const server = startProcess([path.join(ROOT, 'bin', 'lineup.js'), 'serve'], { ...SERVER_ENV, HOST: '127.0.0.1', PORT: String(lineupPort) });
+  const server = startLineup(['serve'], { ...SERVER_ENV, HOST: '127.0.0.1', PORT: String(lineupPort) });
   let rss = { peakKb: 0, maxSampleKb: 0, loads: [] };
   const rssTimer = setInterval(() => {
     const s = procStatus(server.pid);

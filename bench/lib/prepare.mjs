@@ -47,7 +47,8 @@ export async function prepare() {
     fs.mkdirSync(path.dirname(PGLITE_DIR), { recursive: true });
     log(`seeding ${EVENTS} Events into PGlite ${PGLITE_DIR} (seed "${SEED}")…`);
   }
-  const seed = await runChild(process.execPath, [path.join(ROOT, 'bin', 'lineup.js'), 'seed', '--events', String(EVENTS), '--seed', SEED], {
+  // the command itself (its shebang's V8 flags), as a user runs it; env execs node, same pid
+  const seed = await runChild(path.join(ROOT, 'bin', 'lineup.js'), ['seed', '--events', String(EVENTS), '--seed', SEED], {
     DATABASE_URL,
     LINEUP_LOG_LEVEL: 'silent',
   });

@@ -9,7 +9,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,22 @@ const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const MIGRATIONS = readdirSync(join(REPO, 'src/db/migrations')).filter((f) => f.endsWith('.sql'));
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+/** The command lines of the processes of a process group (Linux /proc). */
+function processGroup(pgid: number): string[][] {
+  const lines: string[][] = [];
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      // /proc/PID/stat: "pid (comm) state ppid pgrp …"; comm may hold spaces, so split after ')'
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) !== pgid) continue;
+      lines.push(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((a) => a !== ''));
+    } catch {
+      // the process ended while it was being read
+    }
+  }
+  return lines;
+}
 
 /** A small catalogue document: one Artist and one Venue playing one Event. */
 const DOCUMENT = {
@@ -124,6 +140,10 @@ describe('release install: npm pack, npm install --omit=dev, lineup on PGlite', 
       assert.deepEqual(body.data.map((e) => [e.publicId, e.name, e.venues.items.map((v) => v.name)]), [
         ['evt000000001', 'Björk at the Olympia', ['Olympia']],
       ]);
+      // the installed command's shebang runs the server with its V8 young-generation cap
+      // (bin/lineup.js): the node process of the group carries the flag
+      const nodes = processGroup(server.pid!).filter((cmdline) => /(^|\/)node$/.test(cmdline[0] ?? ''));
+      assert.ok(nodes.some((cmdline) => cmdline.includes('--max-semi-space-size=8')), `server processes: ${JSON.stringify(nodes)}`);
     } finally {
       process.kill(-server.pid!, 'SIGTERM');
     }
