@@ -16,7 +16,7 @@ import { artistPreviewsOfTargets, venuePreviewsOfTargets } from '../queries/even
 import { STAGE } from './rows.js';
 
 const TARGETS = 'preview_targets';
-/** The tables the preview statements read (their statistics guide the per-chunk plans). */
+/** The tables the preview statements read (their statistics guide the statement's plan). */
 const READ_TABLES = 'event_artists, event_venues, artists, venues, media, artist_profile_media';
 const ANALYZE_FIRST = 1_000;
 
@@ -43,8 +43,8 @@ const STAGED = `SELECT ${(['events', 'artists', 'venues', 'media'] as const).map
 /**
  * Writes the stored previews of the Events listed in TARGETS from the plain preview statements'
  * template, so that stored and read previews cannot differ; rows are rewritten only when changed.
- * One statement for every target: at 1,000,000 Events it took ≈ 40 s where chunks of 5,000
- * Event ids, each a lateral probe per Event, took ≈ 85 s (bench/notes.md, session 6).
+ * One statement for every target: at 1,000,000 Events it took ≈ 51 s where chunks of 5,000
+ * Event ids, each a lateral probe per Event, took ≈ 85 s (docs/performance.md, Import).
  */
 function storePreviewsText(): string {
   const aggregate = (text: string) => `(SELECT r.owner_id::bigint AS event_id,
