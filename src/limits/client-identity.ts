@@ -6,6 +6,10 @@
  * peers share one bucket per /64 prefix (zone ids dropped, canonical lower-case groups without
  * leading zeros, e.g. `2001:db8:0:1::/64`), and a missing or invalid peer falls into the single
  * `unknown` bucket. Pure: no I/O, no framework.
+ *
+ * Written here, not with ipaddr.js (which the PROXY protocol and the trusted sources use): it
+ * reads the deprecated IPv4-compatible spelling `::1.2.3.4` as the IPv4-mapped `::ffff:1.2.3.4`,
+ * which would give a native IPv6 peer the bucket of an IPv4 client (the unit test pins this).
  */
 
 import { isIP } from 'node:net';
