@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorBody } from './errors.js';
 import { ifNoneMatchMatches } from './conditional.js';
-import { serializeEnvelope, weakEtag } from '../present/envelope.js';
+import { envelopeBytes, weakEtag } from '../present/envelope.js';
 
 export const CACHE_RESOURCE = 'public, max-age=60';
 export const CACHE_NONE = 'no-store';
@@ -16,7 +16,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 export function sendResource(request: FastifyRequest, reply: FastifyReply, payload: unknown): FastifyReply {
   // Encoded once: the tag hashes these bytes and the socket writes them (a string body would be
   // encoded twice, and a large string is written by Node's writev with a slower per-call path).
-  const body = Buffer.from(serializeEnvelope(payload), 'utf8');
+  const body = envelopeBytes(payload);
   const etag = weakEtag(body);
   reply.header('ETag', etag).header('Cache-Control', CACHE_RESOURCE);
   if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) {

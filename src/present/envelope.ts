@@ -38,8 +38,32 @@ const RAW_DEPTH = 3;
  * every other value, JSON.stringify writes its own output.
  */
 export function serializeEnvelope(envelope: unknown): string {
+  return envelopeParts(envelope).join('');
+}
+
+/**
+ * The body's UTF-8 bytes, written part by part into one buffer: the parts (the rendered items and
+ * the text between them) are never joined into one string first. A joined page was copied twice
+ * more before it reached the socket (the join, then the flattening of the string Buffer.from
+ * encodes), and both copies were garbage at once: ≈ 300 KB allocated per Events page before.
+ */
+export function envelopeBytes(envelope: unknown): Buffer {
+  const parts = envelopeParts(envelope);
+  if (parts.length === 1) return Buffer.from(parts[0]!, 'utf8');
+  let size = 0;
+  for (const part of parts) size += Buffer.byteLength(part, 'utf8');
+  const bytes = Buffer.allocUnsafe(size);
+  let offset = 0;
+  for (const part of parts) offset += bytes.write(part, offset, 'utf8');
+  return bytes;
+}
+
+function envelopeParts(envelope: unknown): string[] {
   // most resources hold no RawJson: one JSON.stringify, not one per value of the top levels
-  return holdsRaw(envelope, RAW_DEPTH) ? serialize(envelope, RAW_DEPTH) : (JSON.stringify(envelope) ?? 'null');
+  if (!holdsRaw(envelope, RAW_DEPTH)) return [JSON.stringify(envelope) ?? 'null'];
+  const parts: string[] = [];
+  serialize(envelope, RAW_DEPTH, parts);
+  return parts;
 }
 
 /** Whether a RawJson stands anywhere serialize would splice it (the top RAW_DEPTH levels). */
@@ -51,19 +75,34 @@ function holdsRaw(value: unknown, depth: number): boolean {
   return false;
 }
 
-function serialize(value: unknown, depth: number): string {
-  if (value instanceof RawJson) return value.json;
-  if (depth === 0 || value === null || typeof value !== 'object' || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-    return JSON.stringify(value) ?? 'null';
+/** Appends the JSON text of `value` to `parts`, as JSON.stringify would write it. */
+function serialize(value: unknown, depth: number, parts: string[]): void {
+  if (value instanceof RawJson) {
+    parts.push(value.json);
+    return;
   }
-  if (Array.isArray(value)) return `[${value.map((v) => serialize(v, depth - 1)).join(',')}]`;
-  let out = '';
+  if (depth === 0 || value === null || typeof value !== 'object' || typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    parts.push(JSON.stringify(value) ?? 'null');
+    return;
+  }
+  if (Array.isArray(value)) {
+    parts.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) parts.push(',');
+      serialize(value[i], depth - 1, parts);
+    }
+    parts.push(']');
+    return;
+  }
+  let first = true;
   for (const key of Object.keys(value)) {
     const v = (value as Record<string, unknown>)[key];
     if (v === undefined || typeof v === 'function' || typeof v === 'symbol') continue;
-    out += `${out === '' ? '' : ','}${JSON.stringify(key)}:${serialize(v, depth - 1)}`;
+    parts.push(`${first ? '{' : ','}${JSON.stringify(key)}:`);
+    first = false;
+    serialize(v, depth - 1, parts);
   }
-  return `{${out}}`;
+  parts.push(first ? '{}' : '}');
 }
 
 /** A weak validator of the exact bytes served; request id and delivery time are not in the body. */

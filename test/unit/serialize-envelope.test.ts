@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RawJson, objectEnvelope, pageEnvelope, serializeEnvelope } from '../../src/present/envelope.js';
+import { RawJson, envelopeBytes, objectEnvelope, pageEnvelope, serializeEnvelope } from '../../src/present/envelope.js';
 import { storedArtistRows, storedVenueRows } from '../../src/queries/stored-previews.js';
 
 test('without RawJson, the bytes of JSON.stringify (escapes, nesting, undefined, null, toJSON, non-ASCII)', () => {
@@ -33,6 +33,31 @@ test('RawJson is written as it is, at the fields of page items and of a detail',
   assert.equal(serializeEnvelope(page), expected);
   const detail = objectEnvelope({ publicId: 'e1', venues: new RawJson('{"items":[],"isComplete":true,"href":"h"}') });
   assert.deepEqual(JSON.parse(serializeEnvelope(detail)), { ok: true, data: { publicId: 'e1', venues: { items: [], isComplete: true, href: 'h' } } });
+});
+
+test('the body bytes are the UTF-8 of that text, part by part (multi-byte text in several parts, empty objects)', () => {
+  const raw = (value: unknown) => new RawJson(JSON.stringify(value));
+  const items = [
+    { publicId: 'e1', name: 'Björk — Sigur Rós 🎸', artists: raw({ items: [{ name: '坂本龍一' }], isComplete: true, href: '/a' }) },
+    { publicId: 'e2', empty: {}, gone: undefined, venues: raw({ items: [], isComplete: true, href: 'h\u2028' }) },
+    raw({ publicId: 'e3', name: 'Ünïcödé ✓' }),
+    { nothing: undefined, alsoRaw: raw(null) },
+  ];
+  const cases: unknown[] = [
+    pageEnvelope(items, 20, '/v1/events?cursor=é'),
+    objectEnvelope(raw({ publicId: 'x', name: 'Ω' })),
+    objectEnvelope({ publicId: 'plain', name: 'no RawJson: one part' }),
+    pageEnvelope([], 20, null),
+  ];
+  for (const value of cases) {
+    const text = serializeEnvelope(value);
+    assert.ok(envelopeBytes(value).equals(Buffer.from(text, 'utf8')), text);
+    // and the text is what JSON.stringify writes once every RawJson is its parsed value
+    const parsedBack = JSON.parse(text);
+    assert.equal(text, JSON.stringify(parsedBack));
+  }
+  assert.equal(serializeEnvelope(pageEnvelope([{ nothing: undefined, r: raw(1) }], 1, null)), '{"ok":true,"data":[{"r":1}],"meta":{"pagination":{"limit":1,"hasMore":false}},"links":{"next":null}}');
+  assert.equal(serializeEnvelope(pageEnvelope([{ nothing: undefined }, raw([])], 1, null)), '{"ok":true,"data":[{},[]],"meta":{"pagination":{"limit":1,"hasMore":false}},"links":{"next":null}}');
 });
 
 test('a stored preview text is parsed once: the same frozen rows for the same text, new rows for another', () => {
