@@ -4,7 +4,8 @@
 // server's short-lived garbage fills whatever the cap allows: at 1M Events, c=16, the server's peak
 // RSS was ≈ 193 MB with the default and ≈ 175 MB with 8 MB, at no measurable cost in CPU per request
 // (bench/notes.md, session 6). A V8 heap size can only be set when the process starts, so it is
-// here, the one entry point of `lineup`, `npx lineup` and `npm start` (`node bin/lineup.js` skips it).
+// here for `lineup` and `npx lineup`, and in package.json's `start` (which does not rely on this file's
+// mode bits); test/cli.test.ts holds the two to the same flags. `node bin/lineup.js` runs without them.
 import { main } from '../dist/cli.js';
 
 main(process.argv.slice(2)).then(

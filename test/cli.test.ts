@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -21,6 +21,21 @@ function lineup(args: string[], env: Record<string, string> = {}, input?: string
 }
 
 describe('lineup CLI', () => {
+  it('the command and npm start run Node with the same V8 flags (bin/lineup.js), and the shebang runs', () => {
+    const shebang = readFileSync('bin/lineup.js', 'utf8').split('\n')[0]!;
+    const fromShebang = /^#!\/usr\/bin\/env -S node((?: --\S+)*)$/.exec(shebang);
+    assert.ok(fromShebang, shebang);
+    const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start;
+    const fromStart = /^node((?: --\S+)*) bin\/lineup\.js serve$/.exec(start);
+    assert.ok(fromStart, start);
+    assert.equal(fromStart[1], fromShebang[1]);
+    assert.match(fromShebang[1]!, / --max-semi-space-size=8\b/);
+    // executed directly, as npx and a global install do: env -S splits the flags for node
+    const direct = spawnSync('bin/lineup.js', ['--help'], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(direct.status, 0, direct.stderr);
+    assert.match(direct.stdout, /Commands:/);
+  });
+
   it('every subcommand answers --help with exit 0', () => {
     for (const cmd of ['serve', 'migrate', 'import', 'seed', 'openapi']) {
       const r = lineup([cmd, '--help']);

@@ -77,7 +77,7 @@ export function startProcess(args, env) {
   return child;
 }
 
-/** `lineup ARGS` run as the command itself (bin/lineup.js and its shebang's V8 flags), as `npm start` runs it. */
+/** `lineup ARGS` run as the command itself (bin/lineup.js and its shebang's V8 flags), as `npx lineup` runs it. */
 export function startLineup(args, env) {
   return spawn(path.join(ROOT, 'bin', 'lineup.js'), args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
 }
