@@ -72,15 +72,12 @@ export async function waitReady(url, child, seconds = 120) {
   throw new Error(`${url} not ready after ${seconds} s`);
 }
 
-export function startProcess(args, env) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
-  return child;
-}
+const startIn = (cmd, args, env) => spawn(cmd, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+
+export const startProcess = (args, env) => startIn(process.execPath, args, env);
 
 /** `lineup ARGS` run as the command itself (bin/lineup.js and its shebang's V8 flags), as `npx lineup` runs it. */
-export function startLineup(args, env) {
-  return spawn(path.join(ROOT, 'bin', 'lineup.js'), args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
-}
+export const startLineup = (args, env) => startIn(path.join(ROOT, 'bin', 'lineup.js'), args, env);
 
 export async function stopProcess(child) {
   if (child.exitCode !== null) return;

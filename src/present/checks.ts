@@ -54,7 +54,6 @@ export function nonNegativeIntOrNull(value: unknown, what: string): number | nul
   return n;
 }
 
-
 export interface UrlEntry {
   url: string;
   label: string | null;

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { pathOf } from '../../controls/query-string.js';
 import type { Metrics } from '../../metrics/metrics.js';
-import { ApiError, internalError, methodNotAllowed, notFound, publicError } from '../errors.js';
+import { methodNotAllowed, notFound, publicError } from '../errors.js';
 import { refuse } from '../observe.js';
 import { sendError } from '../respond.js';
 import { allows, knownPath } from '../routes/known-paths.js';
@@ -59,6 +59,6 @@ export function routerRefusal(app: () => FastifyInstance) {
         const known = knownPath(pathOf(request.raw.url ?? ''));
         throw known && !allows(known, request.method) ? methodNotAllowed(known.allow) : notFound();
       })
-      .catch((err: unknown) => sendError(reply, err instanceof ApiError ? err : internalError()));
+      .catch((err: unknown) => sendError(reply, publicError(err).error));
   };
 }
