@@ -99,7 +99,8 @@ export function haproxyProof(context: () => ProxyContext): void {
     });
 
     it('one process stopped gracefully (SIGTERM) during load: no 5xx and no reset to the clients of the proxy', async () => {
-      // many client addresses, so the load stays within each one's bucket
+      // many client addresses, so most of the load stays within each one's bucket (a fast run can
+      // still empty some: 429s are allowed here, 5xx and resets are not)
       let n = 0;
       const client = via(ports.balanced, () => `127.0.0.${10 + (n++ % 40)}`);
       const paths = await context().loadPaths(client);
@@ -115,8 +116,9 @@ export function haproxyProof(context: () => ProxyContext): void {
       assert.equal(exit, 0, lineups[0]!.output());
       assert.deepEqual(result.failures.slice(0, 5), [], JSON.stringify(result.statuses));
       assert.ok((result.statuses[200] ?? 0) > 50, JSON.stringify(result.statuses));
-      // the remaining process serves alone through the balanced frontend
-      assert.equal((await client('/v1/events?limit=1')).status, 200);
+      // the remaining process serves alone through the balanced frontend (to an address the load
+      // did not use: its bucket is full, whatever the load spent of the others')
+      assert.equal((await via(ports.balanced, '127.0.0.99')('/v1/events?limit=1')).status, 200);
     });
   });
 }
