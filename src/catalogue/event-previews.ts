@@ -1,8 +1,8 @@
 /**
  * Keeps each Event's stored Artist and Venue previews (migration 005) in step with the catalogue.
  * The rows are written from the preview statements' own template (queries/event-relations.ts: the
- * same members, order, columns and joins, chosen set-wise for every target Event in one
- * statement), and rewritten only where they changed.
+ * same members, order, columns and joins; each member shown rendered once, then every target
+ * Event's arrays in one statement), and rewritten only where they changed.
  *
  * After a merge, the Events whose previews may have changed are: the Events of the document
  * (their memberships were replaced), the Events of imported Artists and Venues (name, slug,
@@ -12,7 +12,7 @@
  * when it runs (src/db/migrate.ts); an Event without a row is read live by the read side.
  */
 import type pg from 'pg';
-import { artistPreviewsOfTargets, venuePreviewsOfTargets } from '../queries/event-relations.js';
+import { storedArtistPreviewTexts, storedVenuePreviewTexts } from '../queries/event-relations.js';
 import { STAGE } from './rows.js';
 
 const TARGETS = 'preview_targets';
@@ -40,36 +40,46 @@ const AFTER_IMPORT = `
 /** Rows staged by this import for the collections whose rows the previews read. */
 const STAGED = `SELECT ${(['events', 'artists', 'venues', 'media'] as const).map((c) => `(SELECT count(*) FROM ${STAGE[c].table})`).join(' + ')} AS n`;
 
+const ARTISTS = storedArtistPreviewTexts(TARGETS);
+const VENUES = storedVenuePreviewTexts(TARGETS);
+const MEMBERS = [
+  ['preview_artist_members', ARTISTS],
+  ['preview_venue_members', VENUES],
+] as const;
+
 /**
  * Writes the stored previews of the Events listed in TARGETS from the plain preview statements'
- * template, so that stored and read previews cannot differ; rows are rewritten only when changed.
- * One statement for every target: at 1,000,000 Events it took ≈ 51 s where chunks of 5,000
- * Event ids, each a lateral probe per Event, took ≈ 85 s (docs/performance.md, Import).
+ * template (queries/event-relations.ts), so that stored and read previews cannot differ; rows
+ * are rewritten only when changed. Each member shown is rendered once into a keyed temporary
+ * table, then one statement writes every target's arrays. Every Event's previews at 1,000,000
+ * Events: ≈ 42 s, where rendering each membership row took 56–63 s and chunks of 5,000 Events
+ * probed one by one ≈ 85 s (docs/performance.md, Import).
  */
-function storePreviewsText(): string {
-  const aggregate = (text: string) => `(SELECT r.owner_id::bigint AS event_id,
-           json_agg(to_jsonb(r) - 'owner_id' ORDER BY r.name, r.public_id) AS items
-      FROM (${text}) r GROUP BY r.owner_id)`;
-  return `INSERT INTO event_previews (event_id, artists, venues)
-    SELECT x.id, coalesce(a.items, '[]'::json), coalesce(v.items, '[]'::json)
+const STORE_PREVIEWS = `INSERT INTO event_previews (event_id, artists, venues)
+    SELECT x.id, coalesce(a.items, '[]')::json, coalesce(v.items, '[]')::json
       FROM ${TARGETS} x
-      LEFT JOIN ${aggregate(artistPreviewsOfTargets(TARGETS))} a ON a.event_id = x.id
-      LEFT JOIN ${aggregate(venuePreviewsOfTargets(TARGETS))} v ON v.event_id = x.id
+      LEFT JOIN (${ARTISTS.items(MEMBERS[0][0])}) a ON a.event_id = x.id
+      LEFT JOIN (${VENUES.items(MEMBERS[1][0])}) v ON v.event_id = x.id
     ON CONFLICT (event_id) DO UPDATE SET artists = EXCLUDED.artists, venues = EXCLUDED.venues
      WHERE event_previews.artists::text IS DISTINCT FROM EXCLUDED.artists::text
         OR event_previews.venues::text IS DISTINCT FROM EXCLUDED.venues::text`;
-}
 
 async function refresh(client: pg.PoolClient, targets: string, analyze: boolean): Promise<number> {
-  // (dropped below; a failure rolls the transaction back, and the table with it)
+  // (dropped below; a failure rolls the transaction back, and the tables with it)
   await client.query(`CREATE TEMP TABLE ${TARGETS} AS SELECT DISTINCT t.id FROM (${targets}) t`);
   // A bulk import has just filled the member and membership tables: planned on their old
   // statistics (empty, for a first import: a sequential scan per Event), the statement's cost grew
   // with the catalogue (docs/performance.md). ANALYZE inside the transaction samples the rows it
   // wrote; the targets' own statistics choose between probing a few Events and one pass over all.
   await client.query(analyze ? `ANALYZE ${TARGETS}, ${READ_TABLES}` : `ANALYZE ${TARGETS}`);
-  const written = (await client.query(storePreviewsText())).rowCount ?? 0;
-  await client.query(`DROP TABLE ${TARGETS}`);
+  // keyed, so that each membership finds its member's text by an index probe in Event order
+  for (const [table, texts] of MEMBERS) {
+    await client.query(`CREATE TEMP TABLE ${table} AS ${texts.members}`);
+    await client.query(`ALTER TABLE ${table} ADD PRIMARY KEY (id)`);
+    await client.query(`ANALYZE ${table}`);
+  }
+  const written = (await client.query(STORE_PREVIEWS)).rowCount ?? 0;
+  await client.query(`DROP TABLE ${TARGETS}, ${MEMBERS.map(([table]) => table).join(', ')}`);
   return written;
 }
 
