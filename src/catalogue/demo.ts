@@ -11,7 +11,8 @@ import { DemoCatalogue } from './demo/entities.js';
 import { demoMarker } from './demo/markers.js';
 import { todayUtc } from './demo/time.js';
 import type { Collection } from './document.js';
-import { importEntities, type ImportProgress, type ImportSummary } from './importer.js';
+import { DEFAULT_BATCH_SIZE, importEncoded, importEntities, type ImportProgress, type ImportSummary } from './importer.js';
+import { defaultSeedWorkers, stageDemoInParallel } from './demo/seed-workers.js';
 import { isLocalDate } from './formats.js';
 
 export { demoCounts, type DemoCounts } from './demo/entities.js';
@@ -32,9 +33,16 @@ export interface SeedOptions extends DemoOptions {
   readonly onProgress?: (progress: ImportProgress) => void;
   /** Remove entities the demo document lacks (default false: upsert like `lineup import`). */
   readonly replace?: boolean;
+  /**
+   * Worker threads that generate and encode the document (demo/seed-workers.ts); 0: in this
+   * thread. Default: one per core (at most 4) from SEED_WORKERS_FROM Events on, else 0.
+   */
+  readonly workers?: number;
+  /** Entities per staging batch (the importer's default). */
+  readonly batchSize?: number;
 }
 
-function catalogue(opts: DemoOptions): DemoCatalogue {
+export function demoCatalogueOf(opts: DemoOptions): DemoCatalogue {
   const events = opts.events ?? DEFAULT_DEMO_EVENTS;
   if (!Number.isSafeInteger(events) || events < 0) throw new RangeError(`events must be a whole number >= 0, got ${events}`);
   const anchorDate = opts.anchorDate ?? todayUtc();
@@ -44,24 +52,41 @@ function catalogue(opts: DemoOptions): DemoCatalogue {
 
 /** The document text in chunks of about 64 KiB (options are checked at once). */
 export function demoDocumentChunks(opts: DemoOptions = {}): Generator<string> {
-  return chunksOf(catalogue(opts));
+  return chunksOf(demoCatalogueOf(opts));
 }
 
 /** The demo entities in document order, as the objects the document's text would parse to. */
 export function demoEntities(opts: DemoOptions = {}): Generator<[Collection, unknown]> {
-  return entitiesOf(catalogue(opts));
+  return entitiesOf(demoCatalogueOf(opts));
+}
+
+/**
+ * The document's arrays in order, each entity generated on demand by its index (every entity
+ * carries its own change marker, demo/markers.ts). Only the Editions are listed up front (a few
+ * per Series; they are generated Series by Series).
+ */
+export function demoSegments(demo: DemoCatalogue): DemoSegment[] {
+  const c = demo.counts;
+  const marked = <T extends { publicId: string }>(item: T): T => ({ ...item, updatedAt: demoMarker(demo.seed, demo.anchorDate, item.publicId) });
+  const editions = [...demo.editions()];
+  return [
+    { collection: 'media', count: c.media, entity: (i) => marked(demo.media(i)) },
+    { collection: 'artists', count: c.artists, entity: (i) => marked(demo.artist(i)) },
+    { collection: 'venues', count: c.venues, entity: (i) => marked(demo.venue(i)) },
+    { collection: 'series', count: c.series, entity: (i) => marked(demo.series(i)) },
+    { collection: 'editions', count: editions.length, entity: (i) => marked(editions[i]!) },
+    { collection: 'events', count: c.events, entity: (i) => marked(demo.event(i)) },
+  ];
+}
+
+export interface DemoSegment {
+  readonly collection: Collection;
+  readonly count: number;
+  readonly entity: (index: number) => unknown;
 }
 
 function* entitiesOf(demo: DemoCatalogue): Generator<[Collection, unknown]> {
-  const c = demo.counts;
-  // every entity carries its own change marker (demo/markers.ts)
-  const marked = <T extends { publicId: string }>(item: T): T => ({ ...item, updatedAt: demoMarker(demo.seed, demo.anchorDate, item.publicId) });
-  for (let i = 0; i < c.media; i++) yield ['media', marked(demo.media(i))];
-  for (let i = 0; i < c.artists; i++) yield ['artists', marked(demo.artist(i))];
-  for (let i = 0; i < c.venues; i++) yield ['venues', marked(demo.venue(i))];
-  for (let i = 0; i < c.series; i++) yield ['series', marked(demo.series(i))];
-  for (const edition of demo.editions()) yield ['editions', marked(edition)];
-  for (let i = 0; i < c.events; i++) yield ['events', marked(demo.event(i))];
+  for (const { collection, count, entity } of demoSegments(demo)) for (let i = 0; i < count; i++) yield [collection, entity(i)];
 }
 
 /** The document's text, written from the same entities as `demoEntities`, in chunks of about 64 KiB. */
@@ -98,10 +123,21 @@ export function demoCatalogue(opts: DemoOptions = {}): Readable {
   });
 }
 
+/** From this many Events on, `lineup seed` generates and encodes in worker threads (demo/seed-workers.ts). */
+export const SEED_WORKERS_FROM = 20_000;
+
 /** Generates the demo catalogue and imports it (one transaction, like `lineup import`). */
 export async function seedDemo(db: Database, opts: SeedOptions = {}): Promise<ImportSummary> {
+  const importOptions = { replace: opts.replace ?? false, onProgress: opts.onProgress, batchSize: opts.batchSize };
+  const workers = opts.workers ?? ((opts.events ?? DEFAULT_DEMO_EVENTS) >= SEED_WORKERS_FROM ? defaultSeedWorkers() : 0);
+  if (workers > 0) {
+    const options: DemoOptions = { events: opts.events, seed: opts.seed, anchorDate: opts.anchorDate ?? todayUtc() };
+    demoCatalogueOf(options); // checks the options here, before any worker starts
+    const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
+    return importEncoded(db, (stage) => stageDemoInParallel(options, workers, batchSize, stage), importOptions);
+  }
   // The document is built in-process: its entities go straight to the importer's validation and
   // staging (the same validateEntity and rows as a document's), without being written as JSON
   // text and tokenized again — that round trip was about a third of a seed's Node CPU.
-  return importEntities(db, demoEntities(opts), { replace: opts.replace ?? false, onProgress: opts.onProgress });
+  return importEntities(db, demoEntities(opts), importOptions);
 }

@@ -14,10 +14,9 @@ import type { Database } from '../db/database.js';
 import { checkStaging } from './checks.js';
 import { COLLECTIONS, ProblemList, type Collection } from './document.js';
 import { mergeStaging, refreshStatistics, type CollectionCounts } from './merge.js';
-import { placeholderRow, stageRow, type Cell } from './rows.js';
 import { createStaging, finishStaging, insertStaged } from './staging.js';
+import { BatchEncoder, type EncodedBatch, type StagedText } from './staging-batch.js';
 import { readDocument, readEntities, type DocumentSink, type ReadResult } from './stream.js';
-import { validateEntity } from './validate.js';
 
 export { CatalogueError } from './document.js';
 export type { CollectionCounts } from './merge.js';
@@ -57,14 +56,19 @@ function openSource(source: CatalogueSource): Readable {
   return new Readable().wrap(source as NodeJS.ReadableStream);
 }
 
+/** Entities per staging batch (one COPY per staging table each). */
+export const DEFAULT_BATCH_SIZE = 2000;
+
 const ADVISORY_LOCK_KEY = 7_424_510_032; // "lineup" imports: one at a time
 
-/** Collects validated entities into per-collection batches and stages them. */
+/**
+ * Stages the document: validated entities collected into batches (staging-batch.ts), each
+ * batch one COPY per staging table; or batches encoded elsewhere (`lineup seed`'s workers).
+ */
 class Stager implements DocumentSink {
   readonly problems = new ProblemList();
   entities = 0;
-  private pending = new Map<Collection, Cell[][]>();
-  private size = 0;
+  private readonly encoder = new BatchEncoder(this.problems);
 
   constructor(
     private readonly copyIn: CopyIn,
@@ -74,21 +78,12 @@ class Stager implements DocumentSink {
   ) {}
 
   get wantsFlush(): boolean {
-    return this.size >= this.batchSize;
+    return this.encoder.size >= this.batchSize;
   }
 
   entity(collection: Collection, index: number, value: unknown): void {
     this.entities++;
-    const { publicId, record, partial } = validateEntity(collection, value, index, this.problems);
-    let row: Cell[] | null = null;
-    // invalid entities are staged as placeholders: they still count for duplicates and references
-    if (record) row = stageRow(collection, index, record);
-    else if (publicId && partial) row = placeholderRow(collection, index, publicId, partial);
-    if (!row) return;
-    let rows = this.pending.get(collection);
-    if (!rows) this.pending.set(collection, (rows = []));
-    rows.push(row);
-    this.size++;
+    this.encoder.add(collection, index, value);
   }
 
   problem(message: string): void {
@@ -96,10 +91,19 @@ class Stager implements DocumentSink {
   }
 
   async flush(): Promise<void> {
-    const batches = this.pending;
-    this.pending = new Map();
-    this.size = 0;
-    for (const [collection, rows] of batches) await insertStaged(this.copyIn, this.client, collection, rows);
+    await this.write(this.encoder.take());
+  }
+
+  /** A batch validated and encoded by a seed worker, staged in document order. */
+  async stage(batch: EncodedBatch): Promise<void> {
+    this.entities += batch.entities;
+    for (const problem of batch.problems) this.problems.add(problem);
+    this.problems.countMore(batch.problemTotal - batch.problems.length);
+    await this.write(batch.tables);
+  }
+
+  private async write(tables: readonly StagedText[]): Promise<void> {
+    for (const { collection, text } of tables) await insertStaged(this.copyIn, this.client, collection, text);
     this.onProgress?.({ entities: this.entities, phase: 'reading' });
   }
 }
@@ -124,9 +128,25 @@ export async function importEntities(
   return importWith(db, (sink) => readEntities(entities, sink), opts);
 }
 
+/**
+ * Imports batches encoded elsewhere (`lineup seed`'s workers, demo/seed-workers.ts): `read` hands
+ * each batch, in document order, to `stage` and resolves when the last one is staged. The same
+ * staging, checks, merge and single transaction as a document.
+ */
+export async function importEncoded(
+  db: Database,
+  read: (stage: (batch: EncodedBatch) => Promise<void>) => Promise<void>,
+  opts: ImportOptions = {},
+): Promise<ImportSummary> {
+  return importWith(db, async (stager) => {
+    await read((batch) => stager.stage(batch));
+    return { complete: true };
+  }, opts);
+}
+
 async function importWith(
   db: Database,
-  read: (sink: DocumentSink) => Promise<ReadResult>,
+  read: (stager: Stager) => Promise<ReadResult>,
   opts: ImportOptions,
 ): Promise<ImportSummary> {
   const started = Date.now();
@@ -151,7 +171,7 @@ async function importWith(
     const importedAt = rows[0]!.t;
     await createStaging(client);
 
-    const stager = new Stager(db.copyIn, client, opts.batchSize ?? 2000, opts.onProgress);
+    const stager = new Stager(db.copyIn, client, opts.batchSize ?? DEFAULT_BATCH_SIZE, opts.onProgress);
     const { complete } = await read(stager);
     await stager.flush();
     if (complete) {

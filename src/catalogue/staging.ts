@@ -5,9 +5,9 @@
  * same conversion the former `INSERT … SELECT FROM unnest($1::text[], …)` made with casts).
  */
 import type pg from 'pg';
-import { copyText, type CopyIn } from '../db/copy.js';
+import type { CopyIn } from '../db/copy.js';
 import { COLLECTIONS, type Collection } from './document.js';
-import { COMMON_COLUMNS, STAGE, type Cell, type SqlType } from './rows.js';
+import { COMMON_COLUMNS, STAGE, type SqlType } from './rows.js';
 
 function columnsOf(collection: Collection): ReadonlyArray<readonly [string, SqlType]> {
   return [...COMMON_COLUMNS, ...STAGE[collection].columns];
@@ -32,9 +32,8 @@ export async function finishStaging(client: pg.PoolClient): Promise<void> {
   await client.query(`ANALYZE stage_zones`);
 }
 
-/** Stages rows (cells in column order) of `collection`: one COPY per batch (src/db/copy.ts). */
-export async function insertStaged(copyIn: CopyIn, client: pg.PoolClient, collection: Collection, rows: Cell[][]): Promise<void> {
-  if (rows.length === 0) return;
-  const columns = columnsOf(collection);
-  await copyIn(client, STAGE[collection].table, columns.map(([name]) => name), copyText(rows, columns.length));
+/** Stages rows of `collection` written as COPY text (staging-batch.ts): one COPY (src/db/copy.ts). */
+export async function insertStaged(copyIn: CopyIn, client: pg.PoolClient, collection: Collection, text: string): Promise<void> {
+  if (text.length === 0) return;
+  await copyIn(client, STAGE[collection].table, columnsOf(collection).map(([name]) => name), text);
 }

@@ -269,7 +269,7 @@ export async function readEntities(entities: Iterable<readonly [Collection, unkn
   return { complete: true };
 }
 
-function asParsed(value: unknown): unknown {
+export function asParsed(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : asParsed(v)));
   const out: Record<string, unknown> = {};

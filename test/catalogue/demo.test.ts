@@ -1,6 +1,7 @@
 /**
  * The demo catalogue: deterministic for (events, seed, anchorDate), valid, varied, importable
- * on both engines; a streamed import of 20,000 Events; bounded memory of the reader.
+ * on both engines, in one thread or in worker threads; a streamed import of 20,000 Events;
+ * bounded memory of the reader.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -9,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { ProblemList, type CatalogueDocument, type Collection } from '../../src/catalogue/document.js';
 import { demoCatalogue, demoCounts, demoDocumentChunks, demoEntities, seedDemo } from '../../src/catalogue/demo.js';
-import { CatalogueError, importCatalogue, importEntities } from '../../src/catalogue/importer.js';
+import { CatalogueError, importCatalogue, importEncoded, importEntities } from '../../src/catalogue/importer.js';
+import { BatchEncoder, type EncodedBatch } from '../../src/catalogue/staging-batch.js';
 import { validateEntity } from '../../src/catalogue/validate.js';
 import type { Database } from '../../src/db/database.js';
 import { markers, resetCatalogue, testEngines, type TestDb } from './support.js';
@@ -68,6 +70,19 @@ describe('demo document', () => {
     assert.ok(out.entities > c.events + c.artists + c.venues + c.series + c.media, `${out.entities} entities`);
   });
 });
+
+/** Every stored row but internal ids and import times, and the memberships and stored previews. */
+async function catalogueSnapshot(db: Database): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const table of ['media', 'artists', 'venues', 'series', 'editions', 'events'])
+    out[table] = (await db.pool.query(`SELECT public_id, projection_hash, to_jsonb(t) - 'id' - 'updated_at' - 'series_id'
+      - 'profile_media_id' - 'public_media_id' AS row FROM ${table} t ORDER BY public_id`)).rows;
+  out.memberships = (await db.pool.query(`SELECT
+    (SELECT count(*) FROM event_artists)::int AS a, (SELECT count(*) FROM event_venues)::int AS v,
+    (SELECT count(*) FROM event_gallery)::int AS g, (SELECT count(*) FROM artist_profile_media)::int AS m,
+    (SELECT string_agg(artists::text || venues::text, ',' ORDER BY e.public_id) FROM event_previews p JOIN events e ON e.id = p.event_id) AS previews`)).rows;
+  return out;
+}
 
 for (const engine of testEngines()) {
   describe(`seeding the demo (${engine.name})`, () => {
@@ -145,25 +160,58 @@ for (const engine of testEngines()) {
     });
 
     test('seeding (entities straight to the importer) stores what importing the demo document stores', async () => {
-      const snapshot = async () => {
-        const out: Record<string, unknown[]> = {};
-        for (const table of ['media', 'artists', 'venues', 'series', 'editions', 'events'])
-          out[table] = (await db.pool.query(`SELECT public_id, projection_hash, to_jsonb(t) - 'id' - 'updated_at' - 'series_id'
-            - 'profile_media_id' - 'public_media_id' AS row FROM ${table} t ORDER BY public_id`)).rows;
-        out.memberships = (await db.pool.query(`SELECT
-          (SELECT count(*) FROM event_artists)::int AS a, (SELECT count(*) FROM event_venues)::int AS v,
-          (SELECT count(*) FROM event_gallery)::int AS g, (SELECT count(*) FROM artist_profile_media)::int AS m,
-          (SELECT string_agg(artists::text || venues::text, ',' ORDER BY e.public_id) FROM event_previews p JOIN events e ON e.id = p.event_id) AS previews`)).rows;
-        return out;
-      };
       const opts = { events: 300, seed: 'equivalence', anchorDate: ANCHOR };
       await resetCatalogue(db);
       const seeded = await seedDemo(db, opts);
-      const bySeed = await snapshot();
+      const bySeed = await catalogueSnapshot(db);
       await resetCatalogue(db);
       const imported = await importCatalogue(db, demoCatalogue(opts));
       assert.deepEqual(seeded.collections, imported.collections);
-      assert.deepEqual(await snapshot(), bySeed);
+      assert.deepEqual(await catalogueSnapshot(db), bySeed);
+    });
+
+    test('seeding in worker threads stores what seeding in one thread stores, staged in the same order', async () => {
+      const opts = { events: 300, seed: 'workers', anchorDate: ANCHOR };
+      const idOrder = async () => {
+        const out: Record<string, string[]> = {};
+        for (const table of ['media', 'artists', 'events'])
+          out[table] = (await db.pool.query(`SELECT public_id FROM ${table} ORDER BY id`)).rows.map((r) => r.public_id);
+        return out;
+      };
+      await resetCatalogue(db);
+      const inThread = await seedDemo(db, { ...opts, workers: 0 });
+      const oneThread = await catalogueSnapshot(db);
+      const oneOrder = await idOrder();
+      await resetCatalogue(db);
+      // batches of 97 straddle the arrays' ends; three workers deliver them out of order
+      const inWorkers = await seedDemo(db, { ...opts, workers: 3, batchSize: 97 });
+      assert.deepEqual([inWorkers.entities, inWorkers.collections], [inThread.entities, inThread.collections]);
+      assert.deepEqual(await catalogueSnapshot(db), oneThread);
+      // staged in document order whatever order the workers finished in: the same ids
+      assert.deepEqual(await idOrder(), oneOrder);
+    });
+
+    test('batches encoded elsewhere are checked like a document\'s: their problems reject the import, nothing written', async () => {
+      await resetCatalogue(db);
+      const problems = ['Event abcdefghijkl: name: must be a string', 'Event #3: publicId: is required'];
+      const read = async (stage: (b: EncodedBatch) => Promise<void>) => {
+        const seeded = [...demoEntities({ events: 20, seed: 'encoded', anchorDate: ANCHOR })];
+        const encoder = new BatchEncoder(new ProblemList());
+        const index = new Map<Collection, number>();
+        for (const [c, v] of seeded) {
+          const i = index.get(c) ?? 0;
+          index.set(c, i + 1);
+          encoder.add(c, i, v);
+        }
+        await stage({ entities: encoder.entities, tables: encoder.take(), problems: [], problemTotal: 0 });
+        await stage({ entities: 5, tables: [], problems, problemTotal: 7 });
+      };
+      await assert.rejects(importEncoded(db, read), (err) => {
+        assert.ok(err instanceof CatalogueError);
+        assert.deepEqual([err.problems, err.total], [problems, 7]);
+        return true;
+      });
+      assert.equal((await one<{ n: number }>('SELECT ((SELECT count(*) FROM events) + (SELECT count(*) FROM media))::int AS n')).n, 0);
     });
 
     test('entities given in-process are validated like a document\'s; a rejected one writes nothing', async () => {

@@ -1,0 +1,29 @@
+/** How `lineup seed`'s workers cut the demo document into staging batches (seed-worker.ts). */
+import type { Collection } from '../document.js';
+import type { DemoSegment } from '../demo.js';
+import type { EncodedBatch } from '../staging-batch.js';
+
+/** What a worker posts: batch number `seq`, encoded. */
+export interface SeedWorkerMessage {
+  readonly seq: number;
+  readonly batch: EncodedBatch;
+}
+
+export function batchCount(segments: readonly DemoSegment[], size: number): number {
+  return Math.ceil(segments.reduce((n, s) => n + s.count, 0) / size);
+}
+
+/** The entities of batch `seq` ([seq·size, (seq+1)·size) in document order), each with its index in its array. */
+export function* batchEntities(segments: readonly DemoSegment[], seq: number, size: number): Generator<[Collection, number, unknown]> {
+  let skip = seq * size;
+  let left = size;
+  for (const s of segments) {
+    if (skip >= s.count) {
+      skip -= s.count;
+      continue;
+    }
+    for (let i = skip; i < s.count && left > 0; i++, left--) yield [s.collection, i, s.entity(i)];
+    skip = 0;
+    if (left === 0) return;
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * `lineup seed` across the machine's cores: reading was one Node core generating, validating and
+ * encoding the document while PostgreSQL waited (≈ 130 s of 274 s at 1,000,000 Events). Worker
+ * threads (seed-worker.ts) now generate and encode interleaved batches in parallel; this thread
+ * only stages them, one COPY after another on the import's connection, in document order — so
+ * the staging tables hold the same rows in the same order as an in-process seed, and the merge
+ * assigns the same internal ids.
+ */
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { demoCatalogueOf, demoSegments, type DemoOptions } from '../demo.js';
+import type { EncodedBatch } from '../staging-batch.js';
+import { batchCount, type SeedWorkerMessage } from './seed-batches.js';
+import type { SeedWorkerData } from './seed-worker.js';
+
+/**
+ * Each worker's heap: what a worker keeps is small (the Series' Editions, two batches), but
+ * unbounded, each one's heap grew until the importer's peak RSS passed issue 16's 300 MB (316 MB
+ * at 100,000 Events, against 219 MB in one thread). These bounds kept it at 243 MB for ≈ 15% more
+ * reading time than unbounded; tighter ones (32 MB) cost 50% more CPU in collections.
+ */
+const WORKER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 24 };
+
+/**
+ * The worker's module next to this one: dist/…/seed-worker.js; or, when this module runs from
+ * its TypeScript source (the tests, through tsx), the .ts source, loaded by a bootstrap that
+ * registers tsx in the worker first — tsx's `--import` hooks do not reach worker threads.
+ */
+function startWorker(workerData: SeedWorkerData): Worker {
+  const options = { workerData, resourceLimits: WORKER_HEAP };
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./seed-worker.js', import.meta.url), options);
+  const entry = JSON.stringify(new URL('./seed-worker.ts', import.meta.url).href);
+  return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); })`, { ...options, eval: true });
+}
+
+/** Worker threads for a seed on this machine: one per core, at most 4 (the database needs one too). */
+export const defaultSeedWorkers = (): number => Math.max(1, Math.min(4, os.availableParallelism()));
+
+/**
+ * Runs `workers` seed workers over the demo document of `options` and hands their batches to
+ * `stage` in document order, one at a time; resolves when the last batch is staged. Any failure
+ * (a worker's or `stage`'s) stops every worker and rejects.
+ */
+export function stageDemoInParallel(
+  options: DemoOptions,
+  workers: number,
+  batchSize: number,
+  stage: (batch: EncodedBatch) => Promise<void>,
+): Promise<void> {
+  const total = batchCount(demoSegments(demoCatalogueOf(options)), batchSize);
+  if (total === 0) return Promise.resolve();
+  const parts = Math.min(workers, total);
+  return new Promise<void>((resolve, reject) => {
+    const ready = new Map<number, EncodedBatch>();
+    let next = 0;
+    let writing = false;
+    let settled = false;
+    const threads: Worker[] = [];
+    const settle = (err?: unknown) => {
+      if (settled) return;
+      settled = true;
+      for (const t of threads) void t.terminate();
+      if (err === undefined) resolve();
+      else reject(err);
+    };
+    // one COPY at a time, in batch order; each staged batch gives its worker one more credit
+    const drain = async () => {
+      if (writing) return;
+      writing = true;
+      try {
+        while (!settled && ready.has(next)) {
+          const batch = ready.get(next)!;
+          ready.delete(next);
+          await stage(batch);
+          threads[next % parts]!.postMessage(null);
+          next++;
+        }
+        if (next === total) settle();
+      } catch (err) {
+        settle(err);
+      } finally {
+        writing = false;
+      }
+    };
+    for (let part = 0; part < parts; part++) {
+      const thread = startWorker({ options, part, parts, batchSize });
+      thread.on('message', ({ seq, batch }: SeedWorkerMessage) => {
+        ready.set(seq, batch);
+        void drain();
+      });
+      thread.on('error', settle);
+      thread.on('exit', (code) => {
+        if (code !== 0 && !settled) settle(new Error(`lineup seed: worker ${part} stopped (exit code ${code})`));
+      });
+      threads.push(thread);
+    }
+  });
+}
