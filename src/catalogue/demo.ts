@@ -67,7 +67,11 @@ export function demoEntities(opts: DemoOptions = {}): Generator<[Collection, unk
  */
 export function demoSegments(demo: DemoCatalogue): DemoSegment[] {
   const c = demo.counts;
-  const marked = <T extends { publicId: string }>(item: T): T => ({ ...item, updatedAt: demoMarker(demo.seed, demo.anchorDate, item.publicId) });
+  // each entity is a new object: the marker is set on it rather than on a copy
+  const marked = <T extends { publicId: string; updatedAt?: string | null }>(item: T): T => {
+    item.updatedAt = demoMarker(demo.seed, demo.anchorDate, item.publicId);
+    return item;
+  };
   const editions = [...demo.editions()];
   return [
     { collection: 'media', count: c.media, entity: (i) => marked(demo.media(i)) },

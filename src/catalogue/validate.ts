@@ -86,8 +86,7 @@ export function validateEntity<C extends Collection>(
     return { publicId: null, record: null, partial: null };
   }
   const publicId = isPublicId(value.publicId) ? value.publicId : null;
-  const label = `${entity} ${publicId ?? `#${index}`}`;
-  const c = new Checker((path, message) => problems.add(`${label}: ${path}: ${message}`));
+  const c = new Checker((path, message) => problems.add(`${entity} ${publicId ?? `#${index}`}: ${path}: ${message}`));
   c.keys(value, '', KEYS[collection]);
   const common = {
     publicId: c.publicId(value, 'publicId', ''),
@@ -207,7 +206,7 @@ function schedule(c: Checker, o: Obj): Schedule {
   if (!s) return placeholder;
   const zone = s.referenceTimeZoneId;
   if (zone === undefined) c.problem('schedule.referenceTimeZoneId', MESSAGES.required);
-  else if (typeof zone !== 'string' || zone.length === 0 || [...zone].length > 255)
+  else if (typeof zone !== 'string' || zone.length === 0 || (zone.length > 255 && [...zone].length > 255))
     c.problem('schedule.referenceTimeZoneId', FORMAT_MESSAGES.timeZone);
   else if (!isStorableText(zone)) c.problem('schedule.referenceTimeZoneId', MESSAGES.text);
   return {
