@@ -51,9 +51,9 @@ const MEMBERS = [
  * Writes the stored previews of the Events listed in TARGETS from the plain preview statements'
  * template (queries/event-relations.ts), so that stored and read previews cannot differ; rows
  * are rewritten only when changed. Each member shown is rendered once into a keyed temporary
- * table, then one statement writes every target's arrays. Every Event's previews at 1,000,000
- * Events: ≈ 42 s, where rendering each membership row took 56–63 s and chunks of 5,000 Events
- * probed one by one ≈ 85 s (docs/performance.md, Import).
+ * table, then one statement writes every target's arrays. At 1,000,000 Events: a first import's
+ * previews 52 s → 46.5 s (rendering each membership row; chunks of 5,000 Events probed one by one
+ * took ≈ 92 s), rewriting every stored Event's previews 56–63 s → 42 s (docs/performance.md).
  */
 const STORE_PREVIEWS = `INSERT INTO event_previews (event_id, artists, venues)
     SELECT x.id, coalesce(a.items, '[]')::json, coalesce(v.items, '[]')::json

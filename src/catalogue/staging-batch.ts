@@ -2,17 +2,17 @@
  * A staging batch, encoded: each entity validated (validate.ts) and turned into its staging row
  * (rows.ts), the rows written as the COPY text of their staging tables (db/copy.ts). The
  * importer's Stager encodes its batches with this on the main thread; `lineup seed`'s workers
- * (demo/seed-worker.ts) encode theirs with the same code in parallel and hand over the text.
+ * (demo/seed-worker.ts) encode theirs with the same code in parallel and hand over its bytes.
  */
 import { copyText } from '../db/copy.js';
 import type { Collection, ProblemList } from './document.js';
 import { COMMON_COLUMNS, STAGE, placeholderRow, stageRow, type Cell } from './rows.js';
 import { validateEntity } from './validate.js';
 
-/** One staging table's share of a batch: rows in COPY's text format. */
+/** One staging table's share of a batch: rows in COPY's text format, as text or as its UTF-8 bytes. */
 export interface StagedText {
   readonly collection: Collection;
-  readonly text: string;
+  readonly text: string | Uint8Array;
 }
 
 /** A batch as a seed worker hands it over. */
@@ -53,7 +53,7 @@ export class BatchEncoder {
   }
 
   /** The batch's rows as COPY text per staging table (in the order first seen); starts the next batch. */
-  take(): StagedText[] {
+  take(): Array<{ readonly collection: Collection; readonly text: string }> {
     const tables = [...this.rows].map(([collection, rows]) => ({ collection, text: copyText(rows, width(collection)) }));
     this.rows = new Map();
     this.size = 0;

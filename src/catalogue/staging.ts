@@ -33,7 +33,7 @@ export async function finishStaging(client: pg.PoolClient): Promise<void> {
 }
 
 /** Stages rows of `collection` written as COPY text (staging-batch.ts): one COPY (src/db/copy.ts). */
-export async function insertStaged(copyIn: CopyIn, client: pg.PoolClient, collection: Collection, text: string): Promise<void> {
+export async function insertStaged(copyIn: CopyIn, client: pg.PoolClient, collection: Collection, text: string | Uint8Array): Promise<void> {
   if (text.length === 0) return;
   await copyIn(client, STAGE[collection].table, columnsOf(collection).map(([name]) => name), text);
 }

@@ -16,8 +16,8 @@ import { from as copyFrom } from 'pg-copy-streams';
 /** A cell as the column type's input function reads it; null is SQL NULL. */
 export type CopyCell = string | null;
 
-/** Loads `text` (COPY text format, as `copyText` writes it) into `table (columns)`. */
-export type CopyIn = (client: pg.PoolClient, table: string, columns: readonly string[], text: string) => Promise<void>;
+/** Loads `text` (COPY text format, as `copyText` writes it; or its UTF-8 bytes) into `table (columns)`. */
+export type CopyIn = (client: pg.PoolClient, table: string, columns: readonly string[], text: string | Uint8Array) => Promise<void>;
 
 const SPECIAL = /[\\\t\n\r]/;
 const SPECIALS = /[\\\t\n\r]/g;
@@ -48,9 +48,10 @@ const copySql = (table: string, columns: readonly string[], source: string) =>
 /**
  * Each connection's bytes for its COPYs, reused: a batch's text is encoded into it rather than
  * into a new Buffer each time. New Buffers are memory outside the JavaScript heap, freed only
- * when a collection finds them; a `lineup seed` whose main thread only stages the workers'
- * batches collects rarely, and at 1,000,000 Events ≈ 80 MB of spent batches waited for it.
- * Reuse is safe: the next COPY on a connection starts after the previous one has completed.
+ * when a collection finds them; a thread that allocates little else collects rarely (measured in
+ * a `lineup seed` main thread staging its workers' batches as text: ≈ 80 MB of spent batches
+ * waiting at 1,000,000 Events; the workers now hand over bytes, seed-worker.ts). Reuse is safe:
+ * the next COPY on a connection starts after the previous one has completed.
  */
 const scratch = new WeakMap<pg.PoolClient, Buffer>();
 const SCRATCH_MIN = 1 << 20;
@@ -69,7 +70,9 @@ function encodedOnce(client: pg.PoolClient, text: string): Buffer {
 /** PostgreSQL: COPY FROM STDIN on the given client (inside its transaction, if any). */
 export const copyInPostgres: CopyIn = async (client, table, columns, text) => {
   const stream = client.query(copyFrom(copySql(table, columns, 'STDIN')));
-  await pipeline(Readable.from([encodedOnce(client, text)]), stream);
+  const bytes = typeof text === 'string' ? encodedOnce(client, text) : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  // (resolves once the server has answered the COPY: every byte was sent, the bytes can be reused)
+  await pipeline(Readable.from([bytes]), stream);
 };
 
 interface PgliteCopier {

@@ -47,8 +47,8 @@ function previewText(shape: PreviewShape): string {
  * outer SELECT above projects) and numbered in the preview order (`preview_order`: name, then
  * publicId). Only active members of an Event listed in `targets` (a table with an `id` column).
  * An Event's previews are then its memberships' texts in that order, concatenated
- * (catalogue/event-previews.ts). Rendering per member (250,000 Artists) instead of per membership
- * row (2.6 million) took every Event's previews at 1,000,000 Events from 56–63 s to ≈ 42 s.
+ * (catalogue/event-previews.ts): rendered per member (250,000 Artists at 1,000,000 Events)
+ * instead of per membership row (2.6 million).
  */
 function previewMembersText(shape: PreviewShape, targets: string): string {
   const m = shape.alias;

@@ -31,7 +31,8 @@ describe('seed workers', () => {
   const opts = { events: 120, seed: 'workers', anchorDate: '2026-03-15' };
   /** The first cell of a staged row is its index in its array (`ord`). */
   const ords = (batch: EncodedBatch) => batch.tables.flatMap(({ collection, text }) =>
-    text.split('\n').filter(Boolean).map((row) => `${collection}:${row.slice(0, row.indexOf('\t'))}`));
+    textOf(text).split('\n').filter(Boolean).map((row) => `${collection}:${row.slice(0, row.indexOf('\t'))}`));
+  const textOf = (text: string | Uint8Array) => (typeof text === 'string' ? text : Buffer.from(text).toString('utf8'));
 
   for (const workers of [1, 2, 3]) {
     test(`${workers} worker(s): every batch staged once, in document order, one at a time`, async () => {
@@ -54,6 +55,19 @@ describe('seed workers', () => {
       assert.deepEqual(staged, expected);
     });
   }
+
+  test('a batch\'s bytes are moved, not copied: back to their worker once staged', async () => {
+    const views: Uint8Array[] = [];
+    await stageDemoInParallel(opts, 2, 23, async (batch) => {
+      for (const { text } of batch.tables) {
+        assert.ok(text instanceof Uint8Array && text.byteLength > 0);
+        views.push(text);
+      }
+    });
+    // every batch's buffer but the last two (their workers may have ended) went back: detached here
+    assert.ok(views.length > 6);
+    for (const view of views.slice(0, -4)) assert.equal(view.byteLength, 0);
+  });
 
   test('a failing batch stops the workers and rejects; nothing is staged after it', async () => {
     let calls = 0;

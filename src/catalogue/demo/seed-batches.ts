@@ -3,10 +3,14 @@ import type { Collection } from '../document.js';
 import type { DemoSegment } from '../demo.js';
 import type { EncodedBatch } from '../staging-batch.js';
 
-/** What a worker posts: batch number `seq`, encoded. */
+/**
+ * What a worker posts: batch number `seq`, encoded; its tables' bytes are views of `buffer`,
+ * which is moved with the message and moved back with the acknowledgement, for the next batch.
+ */
 export interface SeedWorkerMessage {
   readonly seq: number;
   readonly batch: EncodedBatch;
+  readonly buffer: ArrayBuffer;
 }
 
 export function batchCount(segments: readonly DemoSegment[], size: number): number {

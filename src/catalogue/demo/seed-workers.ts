@@ -1,6 +1,7 @@
 /**
  * `lineup seed` across the machine's cores: reading was one Node core generating, validating and
- * encoding the document while PostgreSQL waited (≈ 130 s of 274 s at 1,000,000 Events). Worker
+ * encoding the document while PostgreSQL waited (101 s at 1,000,000 Events; 61 s with two
+ * workers on the same 2 cores, the same hour). Worker
  * threads (seed-worker.ts) now generate and encode interleaved batches in parallel; this thread
  * only stages them, one COPY after another on the import's connection, in document order — so
  * the staging tables hold the same rows in the same order as an in-process seed, and the merge
@@ -14,12 +15,13 @@ import { batchCount, type SeedWorkerMessage } from './seed-batches.js';
 import type { SeedWorkerData } from './seed-worker.js';
 
 /**
- * Each worker's heap: what a worker keeps is small (the Series' Editions, two batches), but
- * unbounded, each one's heap grew until the importer's peak RSS passed issue 16's 300 MB (316 MB
- * at 100,000 Events, against 219 MB in one thread). These bounds kept it at 243 MB for ≈ 15% more
- * reading time than unbounded; tighter ones (32 MB) cost 50% more CPU in collections.
+ * Each worker's heap. Unbounded, a worker's old generation grew until the importer's peak RSS
+ * passed issue 16's 300 MB (361 MB at 1,000,000 Events, reading in 56 s); tightly bounded, it
+ * collected more often (48 MB: 222 MB, 68 s). 128 MB with a 16 MB young generation: 229 MB, 61 s
+ * (reading phase only, one run each; the runs vary by ±5 s). What a worker keeps is small (the
+ * Series' Editions, two batches' bytes).
  */
-const WORKER_HEAP = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 24 };
+const WORKER_HEAP = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
 
 /**
  * The worker's module next to this one: dist/…/seed-worker.js; or, when this module runs from
@@ -51,7 +53,7 @@ export function stageDemoInParallel(
   if (total === 0) return Promise.resolve();
   const parts = Math.min(workers, total);
   return new Promise<void>((resolve, reject) => {
-    const ready = new Map<number, EncodedBatch>();
+    const ready = new Map<number, SeedWorkerMessage>();
     let next = 0;
     let writing = false;
     let settled = false;
@@ -69,10 +71,11 @@ export function stageDemoInParallel(
       writing = true;
       try {
         while (!settled && ready.has(next)) {
-          const batch = ready.get(next)!;
+          const { batch, buffer } = ready.get(next)!;
           ready.delete(next);
           await stage(batch);
-          threads[next % parts]!.postMessage(null);
+          // the COPY has completed: its bytes go back to their worker with one more credit
+          threads[next % parts]!.postMessage(buffer, [buffer]);
           next++;
         }
         if (next === total) settle();
@@ -84,8 +87,8 @@ export function stageDemoInParallel(
     };
     for (let part = 0; part < parts; part++) {
       const thread = startWorker({ options, part, parts, batchSize });
-      thread.on('message', ({ seq, batch }: SeedWorkerMessage) => {
-        ready.set(seq, batch);
+      thread.on('message', (message: SeedWorkerMessage) => {
+        ready.set(message.seq, message);
         void drain();
       });
       thread.on('error', settle);
