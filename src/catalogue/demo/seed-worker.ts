@@ -19,7 +19,8 @@ export interface SeedWorkerData {
   readonly batchSize: number;
 }
 
-export const CREDITS = 2;
+/** Batches a worker may have posted and not had acknowledged. */
+const CREDITS = 2;
 
 const { options, part, parts, batchSize } = workerData as SeedWorkerData;
 const port = parentPort!;

@@ -1,11 +1,10 @@
 /**
  * `lineup seed` across the machine's cores: reading was one Node core generating, validating and
  * encoding the document while PostgreSQL waited (101 s at 1,000,000 Events; 61 s with two
- * workers on the same 2 cores, the same hour). Worker
- * threads (seed-worker.ts) now generate and encode interleaved batches in parallel; this thread
- * only stages them, one COPY after another on the import's connection, in document order — so
- * the staging tables hold the same rows in the same order as an in-process seed, and the merge
- * assigns the same internal ids.
+ * workers on the same 2 cores, the same hour). Worker threads (seed-worker.ts) now generate and
+ * encode interleaved batches in parallel; this thread only stages them, one COPY after another
+ * on the import's connection, in document order — so the staging tables hold the same rows in
+ * the same order as an in-process seed, and the merge assigns the same internal ids.
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -35,7 +34,7 @@ function startWorker(workerData: SeedWorkerData): Worker {
   return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); })`, { ...options, eval: true });
 }
 
-/** Worker threads for a seed on this machine: one per core, at most 4 (the database needs one too). */
+/** Worker threads for a seed on this machine: one per core, at most 4. */
 export const defaultSeedWorkers = (): number => Math.max(1, Math.min(4, os.availableParallelism()));
 
 /**
