@@ -62,8 +62,9 @@ export function demoEntities(opts: DemoOptions = {}): Generator<[Collection, unk
 
 /**
  * The document's arrays in order, each entity generated on demand by its index (every entity
- * carries its own change marker, demo/markers.ts). Only the Editions are listed up front (a few
- * per Series; they are generated Series by Series).
+ * carries its own change marker, demo/markers.ts). The Editions' indexes are listed up front as
+ * (Series, edition) pairs — a seed worker keeps them, not the Editions (≈ 125,000 at 10 million
+ * Events would not fit its bounded heap).
  */
 export function demoSegments(demo: DemoCatalogue): DemoSegment[] {
   const c = demo.counts;
@@ -72,13 +73,19 @@ export function demoSegments(demo: DemoCatalogue): DemoSegment[] {
     item.updatedAt = demoMarker(demo.seed, demo.anchorDate, item.publicId);
     return item;
   };
-  const editions = [...demo.editions()];
+  const editionSeries: number[] = [];
+  const editionIndex: number[] = [];
+  for (let j = 0; j < c.series; j++)
+    for (let k = 0; k < demo.seriesInfo(j).editions.length; k++) {
+      editionSeries.push(j);
+      editionIndex.push(k);
+    }
   return [
     { collection: 'media', count: c.media, entity: (i) => marked(demo.media(i)) },
     { collection: 'artists', count: c.artists, entity: (i) => marked(demo.artist(i)) },
     { collection: 'venues', count: c.venues, entity: (i) => marked(demo.venue(i)) },
     { collection: 'series', count: c.series, entity: (i) => marked(demo.series(i)) },
-    { collection: 'editions', count: editions.length, entity: (i) => marked(editions[i]!) },
+    { collection: 'editions', count: editionSeries.length, entity: (i) => marked(demo.edition(editionSeries[i]!, editionIndex[i]!)) },
     { collection: 'events', count: c.events, entity: (i) => marked(demo.event(i)) },
   ];
 }

@@ -249,28 +249,26 @@ export class DemoCatalogue {
     return s;
   }
 
-  *editions(): Generator<EditionInput> {
-    for (let j = 0; j < this.counts.series; j++) {
-      const info = this.seriesInfo(j);
-      for (const e of info.editions) {
-        const r = this.rng('edition', j, `/${e.index}`);
-        const ed: EditionInput = {
-          publicId: this.editionId(j, e.index),
-          seriesId: this.seriesId(j),
-          slug: `${info.slug}-${e.year}`,
-          name: `${info.name} ${e.year}`,
-          startLocalDate: e.start,
-          endLocalDate: e.days > 1 || r.chance(0.5) ? addDays(e.start, e.days - 1) : null,
-          description: r.chance(0.5) ? r.pick(DESCRIPTIONS) : null,
-          profileMediaId: r.chance(0.5) ? this.randomMedia(r) : null,
-          links: this.links(r, `${info.slug}-${e.year}`, 2),
-          venueIds: e.venues.map((v) => this.venueId(v)),
-          authoring: this.authoring(r),
-        };
-        if (r.chance(INACTIVE)) ed.active = false;
-        yield ed;
-      }
-    }
+  /** Edition `k` (its index in the Series' editions) of Series `j`. */
+  edition(j: number, k: number): EditionInput {
+    const info = this.seriesInfo(j);
+    const e = info.editions[k]!;
+    const r = this.rng('edition', j, `/${e.index}`);
+    const ed: EditionInput = {
+      publicId: this.editionId(j, e.index),
+      seriesId: this.seriesId(j),
+      slug: `${info.slug}-${e.year}`,
+      name: `${info.name} ${e.year}`,
+      startLocalDate: e.start,
+      endLocalDate: e.days > 1 || r.chance(0.5) ? addDays(e.start, e.days - 1) : null,
+      description: r.chance(0.5) ? r.pick(DESCRIPTIONS) : null,
+      profileMediaId: r.chance(0.5) ? this.randomMedia(r) : null,
+      links: this.links(r, `${info.slug}-${e.year}`, 2),
+      venueIds: e.venues.map((v) => this.venueId(v)),
+      authoring: this.authoring(r),
+    };
+    if (r.chance(INACTIVE)) ed.active = false;
+    return ed;
   }
 
   event(i: number): EventInput {
