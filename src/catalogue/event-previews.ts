@@ -42,9 +42,12 @@ const STAGED = `SELECT ${(['events', 'artists', 'venues', 'media'] as const).map
 
 const ARTISTS = storedArtistPreviewTexts(TARGETS);
 const VENUES = storedVenuePreviewTexts(TARGETS);
+/** The temporary tables of the members shown, each rendered once, and the SELECT that fills each. */
+const ARTIST_MEMBERS = 'preview_artist_members';
+const VENUE_MEMBERS = 'preview_venue_members';
 const MEMBERS = [
-  ['preview_artist_members', ARTISTS],
-  ['preview_venue_members', VENUES],
+  [ARTIST_MEMBERS, ARTISTS.members],
+  [VENUE_MEMBERS, VENUES.members],
 ] as const;
 
 /**
@@ -58,8 +61,8 @@ const MEMBERS = [
 const STORE_PREVIEWS = `INSERT INTO event_previews (event_id, artists, venues)
     SELECT x.id, coalesce(a.items, '[]')::json, coalesce(v.items, '[]')::json
       FROM ${TARGETS} x
-      LEFT JOIN (${ARTISTS.items(MEMBERS[0][0])}) a ON a.event_id = x.id
-      LEFT JOIN (${VENUES.items(MEMBERS[1][0])}) v ON v.event_id = x.id
+      LEFT JOIN (${ARTISTS.items(ARTIST_MEMBERS)}) a ON a.event_id = x.id
+      LEFT JOIN (${VENUES.items(VENUE_MEMBERS)}) v ON v.event_id = x.id
     ON CONFLICT (event_id) DO UPDATE SET artists = EXCLUDED.artists, venues = EXCLUDED.venues
      WHERE event_previews.artists::text IS DISTINCT FROM EXCLUDED.artists::text
         OR event_previews.venues::text IS DISTINCT FROM EXCLUDED.venues::text`;
@@ -73,8 +76,8 @@ async function refresh(client: pg.PoolClient, targets: string, analyze: boolean)
   // wrote; the targets' own statistics choose between probing a few Events and one pass over all.
   await client.query(analyze ? `ANALYZE ${TARGETS}, ${READ_TABLES}` : `ANALYZE ${TARGETS}`);
   // keyed, so that each membership finds its member's text by an index probe in Event order
-  for (const [table, texts] of MEMBERS) {
-    await client.query(`CREATE TEMP TABLE ${table} AS ${texts.members}`);
+  for (const [table, select] of MEMBERS) {
+    await client.query(`CREATE TEMP TABLE ${table} AS ${select}`);
     await client.query(`ALTER TABLE ${table} ADD PRIMARY KEY (id)`);
     await client.query(`ANALYZE ${table}`);
   }

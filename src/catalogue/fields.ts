@@ -61,7 +61,7 @@ export class Checker {
       this.problem(join(path, key), nullable ? MESSAGES.objectOrNull : MESSAGES.object);
       return undefined;
     }
-    for (const k of Object.keys(value)) if (!allowed.has(k)) this.problem(join(join(path, key), k), MESSAGES.unknownKey);
+    this.keys(value, join(path, key), allowed);
     return value;
   }
 
