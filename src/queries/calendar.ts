@@ -1,6 +1,8 @@
 /**
  * Calendar feeds (decisions §8, issue 18): the Events of one active Artist, Venue or Series that
- * a subscribed calendar shows. One statement (the parent check is the route's first statement):
+ * a subscribed calendar shows. One statement, which also checks that the parent exists and is
+ * active (`EXISTS`): a feed with Events proves it, so `readCalendar` asks the parent's own
+ * statement only when the feed is empty, to tell a 404 from an empty calendar.
  *
  * - "ahead": active Events whose phase (queries/phase.ts, the definition the JSON API shows) is
  *   `upcoming` or `current`, plus Events of unknown zone (phase `indeterminate`) whose start date
@@ -18,10 +20,15 @@ import type { VenueItemRow } from './items.js';
 import { venueColumns } from './items.js';
 import { seriesContextEvents } from './events.js';
 import { phaseSql } from './phase.js';
+import { parentSelect, requireParent, type Parent } from './parents.js';
 import { Params, utcText } from './sql.js';
 import type { Statement } from './statement.js';
+import type { Reader } from '../db/reader.js';
 
 export type CalendarParent = { readonly kind: 'artist' | 'venue' | 'series'; readonly id: string };
+
+const parentOf = ({ kind, id }: CalendarParent): Parent =>
+  kind === 'artist' ? { kind, artistId: id } : kind === 'venue' ? { kind, venueId: id } : { kind, seriesId: id };
 
 export const FEED_MAX_AHEAD = 500;
 export const FEED_MAX_RECENT = 500;
@@ -89,6 +96,14 @@ export function calendarStatement(parent: CalendarParent, now: string): Statemen
            LIMIT 1) x) AS venue
     FROM (${branch(ahead, FEED_MAX_AHEAD)} UNION ALL ${branch(recent, FEED_MAX_RECENT)}) f
     JOIN events e ON e.id = f.id
+   WHERE EXISTS (${parentSelect(parentOf(parent), p)})
    ORDER BY f.o0, f.o1, f.o2, f.o3`;
   return { name: `calendar.${parent.kind}`, text, values: p.values };
+}
+
+/** The feed's rows; `ResourceNotFound` (404) when the parent is missing or inactive. */
+export async function readCalendar(reader: Reader, parent: CalendarParent, now: string): Promise<CalendarRow[]> {
+  const rows = await reader.rows<CalendarRow>(calendarStatement(parent, now));
+  if (rows.length === 0) await requireParent(reader, parentOf(parent));
+  return rows;
 }

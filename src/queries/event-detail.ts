@@ -1,25 +1,56 @@
 /**
- * GET /v1/events/{eventId}: the Event row (the collection's allow-listed columns) and its
- * relationships through the collection's own relationship statements (at most 5 in all).
+ * GET /v1/events/{eventId}: one statement for what the Events page reads in several. The Event
+ * row (the collection's allow-listed columns), its stored previews (LEFT JOIN, as the page
+ * statement reads them) and its direct Series and Edition programs (each one JSON array text, the
+ * same rows as the page's relationship statements: queries/event-relations.ts). Only rich
+ * previews (`include`) and an Event without stored previews take more statements, the
+ * collection's own (at most 3 more).
  */
 import type { Reader } from '../db/reader.js';
 import type { EventDetailControls } from '../controls/event-detail.js';
-import { fetchEventRelations, type EventRelationRows } from './events-read.js';
+import { fetchEventRelations, storedPreviewsOf, type EventRelationRows } from './events-read.js';
 import { eventRows } from './event-own.js';
-import { eventColumns, type EventRow } from './events.js';
+import { eventColumns, storedPreviewColumns, type EventRow } from './events.js';
+import {
+  anyPlain,
+  directSeriesJsonColumn,
+  editionProgramsJsonColumn,
+  plainPreviews,
+  type EditionProgramRow,
+  type SeriesRefRow,
+} from './event-relations.js';
 import { selectedMediaJoin } from './items.js';
 import { Params } from './sql.js';
 import type { Statement } from './statement.js';
+
+/** The detail's row: an Event row plus its memberships' JSON texts (when selected). */
+interface EventDetailRow extends EventRow {
+  series_json?: string;
+  editions_json?: string;
+}
 
 export function eventDetailStatement(eventId: string, controls: EventDetailControls, now: string): Statement {
   const p = new Params();
   let nowParam: string | undefined;
   const columns = eventColumns(controls.fields, () => (nowParam ??= p.add(now, 'timestamptz')));
   const media = selectedMediaJoin('e', controls.fields);
-  const text = `SELECT ${columns}
-    FROM events e ${media}
+  const plain = plainPreviews(controls.fields, controls.include);
+  const related = [
+    ...storedPreviewColumns(plain),
+    ...(controls.fields.includes('directEventSeries') ? [directSeriesJsonColumn()] : []),
+    ...(controls.fields.includes('editionPrograms') ? [editionProgramsJsonColumn()] : []),
+  ];
+  const stored = anyPlain(plain) ? 'LEFT JOIN event_previews ep ON ep.event_id = e.id' : '';
+  const text = `SELECT ${[columns, ...related].join(', ')}
+    FROM events e ${media} ${stored}
     WHERE e.public_id = ${p.add(eventId)} AND e.active`;
   return { name: 'events.detail', text, values: p.values, stablePlan: true };
+}
+
+/** A membership array of the detail's row, its rows tagged with the Event as the page's statements tag theirs. */
+function ownedRows<R extends { owner_id: string }>(eventId: string, json: string | undefined): R[] | undefined {
+  if (json === undefined) return undefined;
+  return (JSON.parse(json) as Omit<R, 'owner_id'>[]).map((row) => ({ ...row, owner_id: eventId }) as R);
 }
 
 export async function fetchEventDetail(
@@ -28,8 +59,12 @@ export async function fetchEventDetail(
   controls: EventDetailControls,
   now: string,
 ): Promise<{ row: EventRow; relations: EventRelationRows } | null> {
-  const [row] = await eventRows(reader, eventDetailStatement(eventId, controls, now));
+  const [row] = (await eventRows(reader, eventDetailStatement(eventId, controls, now))) as EventDetailRow[];
   if (row === undefined) return null;
-  const relations = await fetchEventRelations(reader, [row.id], controls.fields, controls.include);
+  const relations = await fetchEventRelations(reader, [row.id], controls.fields, controls.include, {
+    stored: anyPlain(plainPreviews(controls.fields, controls.include)) ? storedPreviewsOf([row]) : undefined,
+    series: ownedRows<SeriesRefRow>(row.id, row.series_json),
+    editions: ownedRows<EditionProgramRow>(row.id, row.editions_json),
+  });
   return { row, relations };
 }

@@ -206,32 +206,73 @@ export const MEMBERSHIP_READ_LIMIT = 26;
 function perEvent(eventIds: readonly string[], p: Params, columns: string, member: string, order: string): string {
   const events =
     eventIds.length === 1 ? `(SELECT ${p.add(eventIds[0], 'bigint')} AS event_id) x` : `unnest(${p.add(eventIds, 'bigint[]')}) AS x(event_id)`;
-  // the member's columns are selected as <alias>_<column>: the outer order names them so
-  const outerOrder = order.replace(/\b(s|ed)\./g, 'm.$1_');
   return `SELECT ${columns} FROM ${events}
     CROSS JOIN LATERAL (${member} ORDER BY ${order} ${rowLimit(MEMBERSHIP_READ_LIMIT)}) m
-    ORDER BY x.event_id, ${outerOrder}`;
+    ORDER BY x.event_id, ${memberOrder(order)}`;
 }
+
+/** The member order over the lateral `m`: its columns are selected as <alias>_<column>. */
+const memberOrder = (order: string) => order.replace(/\b(s|ed)\./g, 'm.$1_');
 
 /** `= $1` for one Event (an Event detail: keeps the generic plan, see above), `= ANY($1)` for a page. */
 function idsCondition(eventIds: readonly string[], p: Params): string {
   return eventIds.length === 1 ? `= ${p.add(eventIds[0], 'bigint')}` : `= ANY(${p.add(eventIds, 'bigint[]')})`;
 }
 
-/** Direct Series memberships of the Events (active Series of `direct` structure). */
-export function directSeriesStatement(eventIds: readonly string[]): Statement {
+/**
+ * What an Event's memberships of one kind read: the member SELECT (reading `x.event_id`), its
+ * order, and the row each member becomes (`m.<alias>_<column>` names the member's columns).
+ */
+interface MembershipShape {
+  readonly outputs: string;
+  readonly member: string;
+  readonly order: string;
+}
+
+/** The Events' rows of one membership kind, each tagged with its Event (`owner_id`). */
+function membershipsStatement(eventIds: readonly string[], shape: MembershipShape, name: string): Statement {
   const p = new Params();
-  const text = perEvent(
-    eventIds,
-    p,
-    'x.event_id::text AS owner_id, m.s_public_id AS public_id, m.s_slug AS slug, m.s_name AS name, m.s_structure_code AS structure_code',
-    `SELECT s.public_id AS s_public_id, s.slug AS s_slug, s.name AS s_name, s.structure_code AS s_structure_code
+  const text = perEvent(eventIds, p, `x.event_id::text AS owner_id, ${shape.outputs}`, shape.member, shape.order);
+  return { name, text, values: p.values, stablePlan: true };
+}
+
+/**
+ * The same rows for the Event of the enclosing query (`e`), as one JSON array text in that
+ * query's own row: an Event detail reads its Series and Edition programs in its one statement
+ * instead of one round trip each. The same members, limit and order (the aggregate's own ORDER
+ * BY, not the lateral's, so the order is guaranteed); `r` is the row `perEvent` selects without
+ * its `owner_id`, so the array's objects carry the same names and text values.
+ */
+function membershipsJson(shape: MembershipShape): string {
+  return `(SELECT coalesce(json_agg(r ORDER BY ${memberOrder(shape.order)}), '[]')::text
+      FROM (SELECT e.id AS event_id) x
+      CROSS JOIN LATERAL (${shape.member} ORDER BY ${shape.order} ${rowLimit(MEMBERSHIP_READ_LIMIT)}) m
+      CROSS JOIN LATERAL (SELECT ${shape.outputs}) r)`;
+}
+
+/** Direct Series memberships (active Series of `direct` structure). */
+const DIRECT_SERIES: MembershipShape = {
+  outputs: 'm.s_public_id AS public_id, m.s_slug AS slug, m.s_name AS name, m.s_structure_code AS structure_code',
+  member: `SELECT s.public_id AS s_public_id, s.slug AS s_slug, s.name AS s_name, s.structure_code AS s_structure_code
        FROM event_series es ${DIRECT_SERIES_JOIN('es', 's')}
       WHERE es.event_id = x.event_id`,
-    's.name, s.public_id',
-  );
-  return { name: 'events.directSeries', text, values: p.values, stablePlan: true };
-}
+  order: 's.name, s.public_id',
+};
+
+/** Edition programs, each paired with its own Series (both active). */
+const EDITION_PROGRAMS: MembershipShape = {
+  outputs: 'm.s_public_id, m.s_slug, m.s_name, m.ed_public_id, m.ed_slug, m.ed_name',
+  member: `SELECT s.public_id AS s_public_id, s.slug AS s_slug, s.name AS s_name,
+            ed.public_id AS ed_public_id, ed.slug AS ed_slug, ed.name AS ed_name
+       FROM event_editions ee
+       ${EDITION_PROGRAM_JOINS('ee', 'ed', 's')}
+      WHERE ee.event_id = x.event_id`,
+  order: 's.name, s.public_id, ed.name, ed.public_id',
+};
+
+/** Direct Series memberships of the Events. */
+export const directSeriesStatement = (eventIds: readonly string[]): Statement =>
+  membershipsStatement(eventIds, DIRECT_SERIES, 'events.directSeries');
 
 export interface EditionProgramRow {
   owner_id: string;
@@ -243,19 +284,10 @@ export interface EditionProgramRow {
   ed_name: string;
 }
 
-/** Edition programs of the Events, each paired with its own Series (both active). */
-export function editionProgramsStatement(eventIds: readonly string[]): Statement {
-  const p = new Params();
-  const text = perEvent(
-    eventIds,
-    p,
-    'x.event_id::text AS owner_id, m.s_public_id, m.s_slug, m.s_name, m.ed_public_id, m.ed_slug, m.ed_name',
-    `SELECT s.public_id AS s_public_id, s.slug AS s_slug, s.name AS s_name,
-            ed.public_id AS ed_public_id, ed.slug AS ed_slug, ed.name AS ed_name
-       FROM event_editions ee
-       ${EDITION_PROGRAM_JOINS('ee', 'ed', 's')}
-      WHERE ee.event_id = x.event_id`,
-    's.name, s.public_id, ed.name, ed.public_id',
-  );
-  return { name: 'events.editionPrograms', text, values: p.values, stablePlan: true };
-}
+/** Edition programs of the Events. */
+export const editionProgramsStatement = (eventIds: readonly string[]): Statement =>
+  membershipsStatement(eventIds, EDITION_PROGRAMS, 'events.editionPrograms');
+
+/** An Event detail's select-list columns for its Series (`series_json`) and Edition programs (`editions_json`). */
+export const directSeriesJsonColumn = () => `${membershipsJson(DIRECT_SERIES)} AS series_json`;
+export const editionProgramsJsonColumn = () => `${membershipsJson(EDITION_PROGRAMS)} AS editions_json`;

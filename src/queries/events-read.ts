@@ -1,8 +1,9 @@
 /**
  * One read of a page of Events: the page statement, then one statement per selected
  * relationship, whatever the page size. Plain Artist and Venue previews come from the stored
- * previews (read by the page statement itself; by one probe statement for an Event detail); rich
- * ones (`include`), and those of an Event that has no stored row, from the preview statements.
+ * previews, read by the page statement itself (an Event detail's statement reads them too, and
+ * its Series and Edition programs: queries/event-detail.ts); rich ones (`include`), and those of
+ * an Event that has no stored row, from the preview statements.
  * At most 6 statements in all (spec Limits allow 8); the relationship statements run
  * concurrently (at most 3 at once, enforced by the Reader).
  */
@@ -52,15 +53,22 @@ function groupByOwner<R extends { owner_id?: string }>(rows: R[]): Map<string, R
 }
 
 /**
- * Reads the relationships of the given Events for the selected fields. `prefetched`: the stored
- * previews the page statement already read (no probe statement then).
+ * What the Events' own statement already read (an Events page: the stored previews; an Event
+ * detail: those and its Series and Edition programs): no statement of their own then.
  */
+export interface PrefetchedRelations {
+  readonly stored?: StoredPreviewsRow[];
+  readonly series?: SeriesRefRow[];
+  readonly editions?: EditionProgramRow[];
+}
+
+/** Reads the relationships of the given Events for the selected fields, except those `prefetched`. */
 export async function fetchEventRelations(
   reader: Reader,
   ids: string[],
   fields: readonly EventField[],
   include: readonly EventInclude[],
-  prefetched?: StoredPreviewsRow[],
+  prefetched: PrefetchedRelations = {},
 ): Promise<EventRelationRows> {
   const none = Promise.resolve([]);
   const want = (f: EventField) => ids.length > 0 && fields.includes(f);
@@ -69,11 +77,11 @@ export async function fetchEventRelations(
   const fromStore = ids.length > 0 && anyPlain(plain);
   const probe = () => reader.rows<StoredPreviewsRow>(storedPreviewsStatement(ids, plain));
   const [stored, artists, venues, series, editions] = await Promise.all([
-    fromStore ? (prefetched ?? probe()) : none,
+    fromStore ? (prefetched.stored ?? probe()) : none,
     rich('artists') ? reader.rows<ArtistItemRow>(artistPreviewsStatement(ids, true)) : none,
     rich('venues') ? reader.rows<VenueItemRow>(venuePreviewsStatement(ids, true)) : none,
-    want('directEventSeries') ? reader.rows<SeriesRefRow>(directSeriesStatement(ids)) : none,
-    want('editionPrograms') ? reader.rows<EditionProgramRow>(editionProgramsStatement(ids)) : none,
+    want('directEventSeries') ? (prefetched.series ?? reader.rows<SeriesRefRow>(directSeriesStatement(ids))) : none,
+    want('editionPrograms') ? (prefetched.editions ?? reader.rows<EditionProgramRow>(editionProgramsStatement(ids))) : none,
   ]);
   const relations: EventRelationRows = {
     artists: groupByOwner(artists as ArtistItemRow[]),
@@ -108,11 +116,13 @@ const storedOf = (r: EventRow): StoredPreviewsRow => ({
   ...(r.stored_artists != null ? { artists: r.stored_artists } : {}),
   ...(r.stored_venues != null ? { venues: r.stored_venues } : {}),
 });
+/** The stored previews that Event rows read by a LEFT JOIN carry (none for an Event without a stored row). */
+export const storedPreviewsOf = (rows: readonly EventRow[]): StoredPreviewsRow[] => rows.filter(hasStoredRow).map(storedOf);
 
 export async function fetchEventsPage(reader: Reader, plan: EventsPlan): Promise<EventsPageRows> {
   const { rows, hasMore } = splitPage(await eventRows(reader, eventsPageStatement(plan)), plan.limit);
   const { fields, include } = plan.controls;
-  const prefetched = anyPlain(plainPreviews(fields, include)) ? rows.filter(hasStoredRow).map(storedOf) : undefined;
-  const relations = await fetchEventRelations(reader, rows.map((r) => r.id), fields, include, prefetched);
+  const stored = anyPlain(plainPreviews(fields, include)) ? storedPreviewsOf(rows) : undefined;
+  const relations = await fetchEventRelations(reader, rows.map((r) => r.id), fields, include, { stored });
   return { rows, hasMore, relations };
 }

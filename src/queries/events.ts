@@ -282,10 +282,10 @@ const outputsOf = (alias: string, outputs: readonly Output[]) => outputs.map((o)
 const outerOrder = (alias: string, keys: readonly SortKey[]) => keys.map((k, i) => `${alias}.o${i} ${k.direction.toUpperCase()}`).join(', ');
 
 /**
- * The stored previews a page reads: its plain Artist and Venue previews, as their JSON text (parsed
+ * The stored previews a page (or an Event detail) reads: its plain Artist and Venue previews, as their JSON text (parsed
  * once per distinct text by queries/stored-previews.ts, not by the driver on every read).
  */
-function storedPreviewColumns(plain: PlainPreviews): string[] {
+export function storedPreviewColumns(plain: PlainPreviews): string[] {
   return [
     ...(plain.artists ? ['ep.artists::text AS stored_artists'] : []),
     ...(plain.venues ? ['ep.venues::text AS stored_venues'] : []),

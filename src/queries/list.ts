@@ -12,6 +12,7 @@ import type { CursorKey } from '../controls/cursor.js';
 import type { Reader } from '../db/reader.js';
 import type { ListPlan, ListShape } from '../plan/list.js';
 import { splitPage } from './page.js';
+import { parentSelect, requireParent, type Parent } from './parents.js';
 import { Params, keyText, keysetAfter, orderBy, rowLimit, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
 
@@ -52,10 +53,16 @@ export function listShape(build: SourceBuilder): ListShape {
 const tagged = (exprs: readonly string[], prefix: string) => exprs.map((e, i) => `${e} AS ${prefix}${i}`);
 const keyColumns = (keys: readonly SortKey[]) => tagged(keys.map((k) => keyText(k.expr, k.cast)), 'k');
 
-export function listPageStatement(build: SourceBuilder, after: readonly CursorKey[] | null, limit: number): Statement {
+/**
+ * `parent`: the addressed parent, checked by the page statement itself (`EXISTS`, one probe
+ * planned once per statement): a page with rows proves the parent exists and is active, so only
+ * an empty page needs the parent's own statement to tell a 404 from an empty list.
+ */
+export function listPageStatement(build: SourceBuilder, after: readonly CursorKey[] | null, limit: number, parent: Parent | null = null): Statement {
   const p = new Params();
   const src = build(p);
   const where = [...src.where];
+  if (parent !== null) where.push(`EXISTS (${parentSelect(parent, p)})`);
   if (after !== null) where.push(keysetAfter(src.keys, after, p));
   const columns = [...src.columns, ...keyColumns(src.keys), ...tagged(src.identity, 'i'), ...tagged(src.names, 'n')];
   const text = `SELECT ${columns.join(', ')}
@@ -86,21 +93,31 @@ export function identityOf(row: ListRow, shape: ListShape): BoundaryIdentity {
   return { ids: pick(row, 'i', shape.ids) as string[], names: pick(row, 'n', shape.names) as string[] };
 }
 
-/** Reads one page of a list: resolves a compact boundary first (one more statement). */
+/**
+ * Reads one page of a list. The addressed parent (if any) must exist and be active, else
+ * `ResourceNotFound` (404), whatever the cursor says: checked first when a compact boundary is
+ * resolved (one more statement, as a missing parent comes before a stale boundary), otherwise by
+ * the page statement, with the parent's own statement only when the page is empty.
+ */
 export async function readListPage<R extends ListRow>(
   reader: Reader,
   plan: ListPlan<unknown>,
   build: SourceBuilder,
+  parent: Parent | null = null,
 ): Promise<{ rows: R[]; hasMore: boolean }> {
   let after = plan.after;
   const boundary = plan.boundary;
   if (boundary?.kind === 'compact') {
+    if (parent !== null) await requireParent(reader, parent);
     const [found] = await reader.rows<ListRow>(boundaryStatement(build, boundary.ids));
     const names = found === undefined ? null : (pick(found, 'n', plan.shape.names) as string[]);
     checkResolved(boundary, names);
     after = pick(found as ListRow, 'k', plan.shape.arity) as CursorKey[];
   }
-  return splitPage(await reader.rows<R>(listPageStatement(build, after, plan.limit)), plan.limit);
+  const checked = boundary?.kind === 'compact' ? null : parent;
+  const rows = await reader.rows<R>(listPageStatement(build, after, plan.limit, checked));
+  if (rows.length === 0 && checked !== null) await requireParent(reader, checked);
+  return splitPage(rows, plan.limit);
 }
 
 // A publicId tie-breaker only ever holds a publicId (a cursor key of any other text is malformed).

@@ -1,6 +1,8 @@
 /**
  * The addressed parent of a relationship, reverse, lineup or Edition route must exist and be
- * active (with its own ancestry), else 404 (decisions §2). One statement, before the page.
+ * active (with its own ancestry), else 404 (decisions §2). A list's page statement checks it
+ * itself (queries/list.ts); this statement runs only when that page is empty, or before a compact
+ * boundary is resolved.
  */
 import type { Reader } from '../db/reader.js';
 import { ResourceNotFound } from '../controls/errors.js';
@@ -14,27 +16,36 @@ export type Parent =
   | { readonly kind: 'series'; readonly seriesId: string }
   | { readonly kind: 'edition'; readonly seriesId: string; readonly editionId: string };
 
-export function parentStatement(parent: Parent): Statement {
-  const p = new Params();
+const PARENT_NAMES: Record<Parent['kind'], string> = {
+  event: 'parent.event',
+  artist: 'parent.artist',
+  venue: 'parent.venue',
+  series: 'parent.series',
+  edition: 'parent.edition',
+};
+
+/** The parent's row if it exists and is active (with its own ancestry), on the statement's parameters. */
+export function parentSelect(parent: Parent, p: Params): string {
   switch (parent.kind) {
     case 'event':
-      return { name: 'parent.event', text: `SELECT 1 AS found FROM events WHERE public_id = ${p.add(parent.eventId)} AND active`, values: p.values, stablePlan: true };
+      return `SELECT 1 AS found FROM events WHERE public_id = ${p.add(parent.eventId)} AND active`;
     case 'artist':
-      return { name: 'parent.artist', text: `SELECT 1 AS found FROM artists WHERE public_id = ${p.add(parent.artistId)} AND active`, values: p.values, stablePlan: true };
+      return `SELECT 1 AS found FROM artists WHERE public_id = ${p.add(parent.artistId)} AND active`;
     case 'venue':
-      return { name: 'parent.venue', text: `SELECT 1 AS found FROM venues WHERE public_id = ${p.add(parent.venueId)} AND active`, values: p.values, stablePlan: true };
+      return `SELECT 1 AS found FROM venues WHERE public_id = ${p.add(parent.venueId)} AND active`;
     case 'series':
-      return { name: 'parent.series', text: `SELECT 1 AS found FROM series WHERE public_id = ${p.add(parent.seriesId)} AND active`, values: p.values, stablePlan: true };
+      return `SELECT 1 AS found FROM series WHERE public_id = ${p.add(parent.seriesId)} AND active`;
     case 'edition':
-      return {
-        name: 'parent.edition',
-        text: `SELECT 1 AS found FROM editions ed JOIN series s ON s.id = ed.series_id
+      return `SELECT 1 AS found FROM editions ed JOIN series s ON s.id = ed.series_id
                 WHERE s.public_id = ${p.add(parent.seriesId)} AND s.active
-                  AND ed.public_id = ${p.add(parent.editionId)} AND ed.active`,
-        values: p.values,
-        stablePlan: true,
-      };
+                  AND ed.public_id = ${p.add(parent.editionId)} AND ed.active`;
   }
+}
+
+export function parentStatement(parent: Parent): Statement {
+  const p = new Params();
+  const text = parentSelect(parent, p);
+  return { name: PARENT_NAMES[parent.kind], text, values: p.values, stablePlan: true };
 }
 
 /** Throws 404 not_found (no-store, no validator) when the parent is missing or inactive. */

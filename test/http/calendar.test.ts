@@ -367,6 +367,30 @@ for (const engine of engines()) {
       assert.equal(bad.body.error.type, 'invalid_query');
     });
 
+    it('reads a feed in one statement; only an empty feed asks for its parent (404 or an empty calendar)', async () => {
+      let withEvents = 0;
+      let empty = 0;
+      for (const p of parents) {
+        world.server.statements.length = 0;
+        const res = await world.server.get(`/v1/${p.kind}/${p.id}/calendar.ics`);
+        const text = await res.text();
+        const names = world.server.statements.map((s) => s.name);
+        const kind = p.kind === 'artists' ? 'artist' : p.kind === 'venues' ? 'venue' : 'series';
+        if (!p.active) {
+          assert.equal(res.status, 404, p.id);
+          assert.deepEqual(names, [`calendar.${kind}`, `parent.${kind}`], `${p.id}: the feed statement, then the parent's`);
+        } else if (text.includes('BEGIN:VEVENT')) {
+          withEvents++;
+          assert.deepEqual(names, [`calendar.${kind}`], `${p.id}: one statement`);
+        } else {
+          empty++;
+          assert.equal(res.status, 200, p.id);
+          assert.deepEqual(names, [`calendar.${kind}`, `parent.${kind}`], `${p.id}: an empty feed checks its parent`);
+        }
+      }
+      assert.ok(withEvents > 0 && empty > 0, `both kinds of feed are exercised (${withEvents} with Events, ${empty} empty)`);
+    });
+
     it('serves HEAD, 304 on a matching If-None-Match, and the CORS preflight', async () => {
       const path = `/v1/venues/${EDGE_VENUE}/calendar.ics`;
       const { etag } = await feed(path);

@@ -13,7 +13,7 @@ import { Readable } from 'node:stream';
 import type pg from 'pg';
 import { importCatalogue } from '../../src/catalogue/importer.js';
 import type { Database } from '../../src/db/database.js';
-import { directSeriesStatement, editionProgramsStatement } from '../../src/queries/event-relations.js';
+import { artistPreviewsStatement, venuePreviewsStatement } from '../../src/queries/event-relations.js';
 import { EV, resourcesCatalogue } from '../fixtures/resources.js';
 import { engines, openTestDatabase, startServer, type TestDatabase, type TestServer } from '../helper.js';
 
@@ -86,9 +86,11 @@ function wrap(db: Database, c: Control): Database {
   return { ...db, pool: pool as unknown as pg.Pool };
 }
 
-const SERIES = directSeriesStatement(['1']).text;
-const PROGRAMS = editionProgramsStatement(['1']).text;
-const DETAIL = `/v1/events/${EV(1)}?fields=name,directEventSeries,editionPrograms`;
+// An Event detail with rich previews: after its own statement, two relationship statements run
+// at once (an Event detail reads its Series and Edition programs in its own statement).
+const ARTISTS = artistPreviewsStatement(['1'], true).text;
+const VENUES = venuePreviewsStatement(['1'], true).text;
+const DETAIL = `/v1/events/${EV(1)}?fields=name,artists,venues&include=artists,venues`;
 
 for (const engine of engines()) {
   describe(`read slots follow the database's work on ${engine.name}`, () => {
@@ -118,14 +120,14 @@ for (const engine of engines()) {
       { skip: engine.name === 'postgres' ? false : 'PGlite runs one statement at a time: none is running when another fails' },
       async () => {
         const c = control();
-        c.hold.add(SERIES);
-        c.fail.add(PROGRAMS); // fails once the Series statement is running on its own connection
+        c.hold.add(ARTISTS);
+        c.fail.add(VENUES); // fails once the Artists statement is running on its own connection
         const server: TestServer = await startServer(wrap(t.db, c), { dbReads: 1 });
         try {
           const failed = await server.json(DETAIL);
           assert.equal(failed.status, 500, JSON.stringify(failed.body).slice(0, 300));
           await assertSlotFollowsHeld(server, c);
-          assert.ok(c.executed.includes(SERIES));
+          assert.ok(c.executed.includes(ARTISTS));
         } finally {
           c.open();
           await server.close();
@@ -135,7 +137,7 @@ for (const engine of engines()) {
 
     it('a read past its client-side deadline (503) keeps its slot until its statement finished', async () => {
       const c = control();
-      c.hold.add(SERIES);
+      c.hold.add(ARTISTS);
       const server: TestServer = await startServer(wrap(t.db, c), { dbReads: 1, statementTimeoutMs: 300 });
       try {
         const late = await server.json(DETAIL);
@@ -153,7 +155,7 @@ for (const engine of engines()) {
       { skip: engine.name === 'pglite' ? false : 'PostgreSQL has a connection per statement: nothing queues behind another read' },
       async () => {
         const c = control();
-        c.hold.add(SERIES); // holds PGlite's one connection: the programs statement queues behind it
+        c.hold.add(ARTISTS); // holds PGlite's one connection: the Venues statement queues behind it
         const server: TestServer = await startServer(wrap(t.db, c), { dbReads: 2, statementTimeoutMs: 300 });
         try {
           const late = await server.json(DETAIL);
@@ -163,8 +165,8 @@ for (const engine of engines()) {
           const res = await next;
           assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
           await c.heldDone;
-          assert.ok(c.executed.includes(SERIES), 'the held statement ran (it had started)');
-          assert.ok(!c.executed.includes(PROGRAMS), 'the answered read’s queued statement never ran');
+          assert.ok(c.executed.includes(ARTISTS), 'the held statement ran (it had started)');
+          assert.ok(!c.executed.includes(VENUES), 'the answered read’s queued statement never ran');
         } finally {
           c.open();
           await server.close();

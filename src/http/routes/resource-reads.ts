@@ -1,6 +1,6 @@
 /**
  * The last stages every resource read other than the Events collection shares:
- * [parent check] → [compact boundary] → page rows → projection → envelope → ETag/304, and
+ * [compact boundary] → page rows (and the parent's existence) → projection → envelope → ETag/304, and
  * detail row → projection → envelope → ETag/304 (404 `no-store` when absent or inactive).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -9,7 +9,7 @@ import type { ListPlan } from '../../plan/list.js';
 import { objectEnvelope } from '../../present/envelope.js';
 import { presentListPage } from '../../present/list-page.js';
 import { readListPage, type ListRow, type SourceBuilder } from '../../queries/list.js';
-import { requireParent, type Parent } from '../../queries/parents.js';
+import type { Parent } from '../../queries/parents.js';
 import type { Statement } from '../../queries/statement.js';
 import { notFound } from '../errors.js';
 import { sendResource } from '../respond.js';
@@ -31,10 +31,7 @@ export async function sendList<R extends ListRow>(
   ctx: RouteContext,
   read: ListRead<R>,
 ): Promise<FastifyReply> {
-  const page = await ctx.read(request, async (reader) => {
-    if (read.parent !== null) await requireParent(reader, read.parent);
-    return readListPage<R>(reader, read.plan, read.source);
-  });
+  const page = await ctx.read(request, (reader) => readListPage<R>(reader, read.plan, read.source, read.parent));
   return sendResource(request, reply, presentListPage(read.plan, page, read.item));
 }
 

@@ -1,0 +1,80 @@
+/**
+ * Round trips per read (issue 16): an Event detail reads its row, stored previews, Series and
+ * Edition programs in one statement; a nested list's page statement checks its parent itself, so
+ * the parent's own statement runs only when the page is empty (to tell a 404 from []) or before a
+ * compact boundary is resolved (a missing parent comes before a stale boundary).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ResourceNotFound } from '../../src/controls/errors.js';
+import { Reader } from '../../src/db/reader.js';
+import type { ListPlan } from '../../src/plan/list.js';
+import { listShape, namedKeys, readListPage, type SourceBuilder } from '../../src/queries/list.js';
+import { A, EV, S, resourcesCatalogue } from '../fixtures/resources.js';
+import { engines } from '../helper.js';
+import { resourceServer } from './resource-support.js';
+
+for (const engine of engines()) {
+  describe(`statements per read (${engine.name})`, () => {
+    const t = resourceServer(engine);
+    const read = async (path: string) => {
+      t.srv.statements.length = 0;
+      const res = await t.srv.json(path);
+      return { res, names: t.srv.statements.map((s) => s.name) };
+    };
+
+    it('an Event detail is one statement; rich previews add their own two', async () => {
+      const plain = await read(`/v1/events/${EV(1)}`);
+      assert.equal(plain.res.status, 200);
+      assert.deepEqual(plain.names, ['events.detail']);
+      assert.ok(plain.res.body.data.directEventSeries.length > 0 && plain.res.body.data.editionPrograms.length > 0, 'the fixture Event has both');
+      const rich = await read(`/v1/events/${EV(1)}?include=artists,venues`);
+      assert.equal(rich.res.status, 200);
+      assert.deepEqual([...rich.names].sort(), ['events.artistPreviews', 'events.detail', 'events.venuePreviews']);
+      const missing = await read(`/v1/events/${EV(3)}`);
+      assert.equal(missing.res.status, 404);
+      assert.deepEqual(missing.names, ['events.detail']);
+    });
+
+    it('a nested list page with rows is one statement; an empty page asks for its parent', async () => {
+      const full = await read(`/v1/events/${EV(1)}/artists`);
+      assert.equal(full.res.status, 200);
+      assert.ok(full.res.body.data.length > 0);
+      assert.deepEqual(full.names, ['eventArtists.list']);
+      const empty = await read(`/v1/events/${EV(4)}/artists`);
+      assert.equal(empty.res.status, 200);
+      assert.deepEqual(empty.res.body.data, []);
+      assert.deepEqual(empty.names, ['eventArtists.list', 'parent.event']);
+      // inactive parents whose memberships are stored: 404, never their members
+      for (const [path, parent] of [
+        [`/v1/events/${EV(3)}/artists`, 'parent.event'],
+        [`/v1/series/${S(3)}/artists`, 'parent.series'],
+      ] as const) {
+        const gone = await read(path);
+        assert.equal(gone.res.status, 404, path);
+        assert.equal(gone.names.at(-1), parent, `${path}: ${gone.names.join(', ')}`);
+      }
+    });
+
+    it('the page statement itself refuses a missing or inactive parent (not only the sources that join it)', async () => {
+      // a source that never looks at the parent: every active Artist
+      const everyArtist: SourceBuilder = () => ({
+        name: 'test.everyArtist',
+        columns: ['a.public_id'],
+        from: 'artists a',
+        where: ['a.active'],
+        keys: namedKeys('a', 'name'),
+        identity: ['a.public_id'],
+        names: ['a.name'],
+      });
+      const plan = { after: null, boundary: null, limit: 3, shape: listShape(everyArtist) } as unknown as ListPlan<unknown>;
+      const reader = () => new Reader(t.tdb.db);
+      const page = await readListPage(reader(), plan, everyArtist, { kind: 'artist', artistId: A(1) });
+      assert.equal(page.rows.length, 3);
+      assert.equal(page.hasMore, true);
+      const inactive = (resourcesCatalogue.artists ?? []).find((a) => a.active === false)!.publicId;
+      await assert.rejects(readListPage(reader(), plan, everyArtist, { kind: 'artist', artistId: inactive }), ResourceNotFound);
+      await assert.rejects(readListPage(reader(), plan, everyArtist, { kind: 'artist', artistId: A(99) }), ResourceNotFound);
+    });
+  });
+}
