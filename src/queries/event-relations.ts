@@ -162,7 +162,8 @@ export const anyPlain = (plain: PlainPreviews) => plain.artists || plain.venues;
 export function storedPreviewsStatement(eventIds: readonly string[], plain: PlainPreviews): Statement {
   const columns = [...(plain.artists ? ['p.artists::text AS artists'] : []), ...(plain.venues ? ['p.venues::text AS venues'] : [])];
   const p = new Params();
-  // (an Events page reads them in its own statement: here an Event detail, one id, `= $1`)
+  // (an Events page and an Event detail read them in their own statement; this is for a reader
+  // of relationships without that row, as test/catalogue/event-previews.test.ts compares them)
   const text = `SELECT p.event_id::text AS owner_id, ${columns.join(', ')}
     FROM event_previews p WHERE p.event_id ${idsCondition(eventIds, p)}`;
   return { name: 'events.storedPreviews', text, values: p.values, stablePlan: true };

@@ -8,11 +8,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { seedDemo } from '../../src/catalogue/demo.js';
+import { parseEventDetailControls } from '../../src/controls/event-detail.js';
 import { parseEventControls } from '../../src/controls/events.js';
 import { parseQueryString } from '../../src/controls/query-string.js';
 import { parseVenueControls } from '../../src/controls/venues.js';
 import { PreparedNames } from '../../src/db/prepared.js';
 import { planEvents } from '../../src/plan/events.js';
+import { ARTIST_DEFAULT_FIELDS } from '../../src/plan/resource-fields.js';
+import { eventDetailStatement } from '../../src/queries/event-detail.js';
 import {
   artistPreviewsStatement,
   directSeriesStatement,
@@ -22,6 +25,7 @@ import {
 } from '../../src/queries/event-relations.js';
 import { eventsPageStatement } from '../../src/queries/events.js';
 import { listPageStatement } from '../../src/queries/list.js';
+import { eventArtistsSource } from '../../src/queries/members.js';
 import type { Statement } from '../../src/queries/statement.js';
 import { venueListSource } from '../../src/queries/venues.js';
 import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
@@ -33,10 +37,13 @@ const eventsPage = (qs: string) => eventsPageStatement(planEvents('/v1/events', 
 describe('stable statements run on generic plans (PostgreSQL)', { skip: postgres ? false : 'set TEST_DATABASE_URL to run on PostgreSQL' }, () => {
   let t: TestDatabase;
   let eventIds: string[];
+  let eventPublicId: string;
   before(async () => {
     t = await openTestDatabase(postgres!);
     await seedDemo(t.db, { events: 400, seed: 'generic', anchorDate: '2026-03-15' });
-    eventIds = (await t.db.pool.query<{ id: string }>('SELECT id::text FROM events WHERE active ORDER BY id LIMIT 20')).rows.map((r) => r.id);
+    const rows = (await t.db.pool.query<{ id: string; public_id: string }>('SELECT id::text, public_id FROM events WHERE active ORDER BY id LIMIT 20')).rows;
+    eventIds = rows.map((r) => r.id);
+    eventPublicId = rows[0]!.public_id;
   });
   after(() => t?.drop());
 
@@ -44,11 +51,14 @@ describe('stable statements run on generic plans (PostgreSQL)', { skip: postgres
     ['Events first page', () => eventsPage('')],
     ['Events page of 50, another order', () => eventsPage('limit=50&sort=-startLocalDate')],
     ['updatedAt order (a full reconciliation read)', () => eventsPage('sort=updatedAt&fields=name,updatedAt')],
-    ['stored previews of an Event detail', () => storedPreviewsStatement(eventIds.slice(0, 1), { artists: true, venues: true })],
+    ['Event detail: the row, stored previews, Series and Edition programs', () => eventDetailStatement(eventPublicId, parseEventDetailControls(parseQueryString('')), NOW.toISOString())],
+    ['stored previews of Events read without their page', () => storedPreviewsStatement(eventIds.slice(0, 1), { artists: true, venues: true })],
     ['artist previews', () => artistPreviewsStatement(eventIds, false)],
     ['venue previews (rich)', () => venuePreviewsStatement(eventIds, true)],
-    ["an Event's direct Series (detail)", () => directSeriesStatement(eventIds.slice(0, 1))],
-    ["an Event's Edition programs (detail)", () => editionProgramsStatement(eventIds.slice(0, 1))],
+    ["direct Series of a page of one Event", () => directSeriesStatement(eventIds.slice(0, 1))],
+    ["Edition programs of a page of one Event", () => editionProgramsStatement(eventIds.slice(0, 1))],
+    ["an Event's Artists, the parent checked by the page statement", () =>
+      listPageStatement(eventArtistsSource(eventPublicId, ARTIST_DEFAULT_FIELDS), null, 20, { kind: 'event', eventId: eventPublicId })],
     ['Venues first page', () => listPageStatement(venueListSource(parseVenueControls(parseQueryString(''))), null, 20)],
   ];
   for (const [label, build] of cases) {
