@@ -12,6 +12,8 @@ import { Reader } from '../../src/db/reader.js';
 import { fillMissingEventPreviews } from '../../src/catalogue/event-previews.js';
 import { artistPreviewsStatement, venuePreviewsStatement } from '../../src/queries/event-relations.js';
 import { fetchEventRelations, fetchEventsPage } from '../../src/queries/events-read.js';
+import { fetchEventDetail } from '../../src/queries/event-detail.js';
+import { parseEventDetailControls } from '../../src/controls/event-detail.js';
 import { parseEventControls } from '../../src/controls/events.js';
 import { parseQueryString } from '../../src/controls/query-string.js';
 import { planEvents } from '../../src/plan/events.js';
@@ -149,6 +151,17 @@ for (const engine of testEngines()) {
         const out = [...byId].sort().map(([publicId, id]) => [publicId, names(read.relations.artists.get(id) ?? []), names(read.relations.venues.get(id) ?? [])]);
         return { out, statements };
       };
+      // an Event detail: its stored previews come with its row (one statement), else live
+      const detail = async (publicId: string) => {
+        const statements: string[] = [];
+        const reader = new Reader(store.db, (st) => statements.push(st.name));
+        const found = (await fetchEventDetail(reader, publicId, parseEventDetailControls(parseQueryString('')), new Date().toISOString()))!;
+        const { id } = found.row;
+        return { out: [names(found.relations.artists.get(id) ?? []), names(found.relations.venues.get(id) ?? [])], statements };
+      };
+      const storedDetail = await detail(E.many);
+      assert.deepEqual(storedDetail.statements, ['events.detail']);
+      assert.ok(storedDetail.out[0]!.length > 0 && storedDetail.out[1]!.length > 0, 'the Event has both previews');
       const fromStored = await read();
       const storedPage = await page('fields=name,artists,venues&limit=50');
       assert.deepEqual(storedPage.statements, ['events.page'], 'one statement: the page reads its stored previews');
@@ -158,6 +171,9 @@ for (const engine of testEngines()) {
       const livePage = await page('fields=name,artists,venues&limit=50');
       assert.deepEqual(livePage.out, storedPage.out, 'a page too');
       assert.deepEqual(livePage.statements.sort(), ['events.artistPreviews', 'events.page', 'events.venuePreviews']);
+      const liveDetail = await detail(E.many);
+      assert.deepEqual(liveDetail.out, storedDetail.out, 'an Event detail too');
+      assert.deepEqual(liveDetail.statements.sort(), ['events.artistPreviews', 'events.detail', 'events.venuePreviews']);
       const client = await store.db.pool.connect();
       try {
         await client.query('BEGIN');
