@@ -188,10 +188,6 @@ export const EDITION_PROGRAM_JOINS = (ee: string, ed: string, s: string) =>
     JOIN series ${s} ON ${s}.id = ${ed}.series_id AND ${s}.active AND ${s}.structure_code = 'editioned'`;
 
 /**
- * `= $1` for one Event (the detail), `= ANY($1)` for a page. PostgreSQL prices `= ANY` of an
- * unknown array above its custom plans and so re-plans it on every execution; a single id keeps
- * the generic plan, and an Event detail skips that planning (docs/performance.md).
- *
  * Complete collections of an Event hold at most 25 members (Event rule 3); a read takes at most
  * one more per Event, enough to see an overflow (a sanitized 500), never every stored row.
  */
@@ -199,10 +195,11 @@ export const MEMBERSHIP_READ_LIMIT = 26;
 
 /**
  * The first MEMBERSHIP_READ_LIMIT rows of `member` (a SELECT over the Event's memberships,
- * reading `x.event_id`, ordered) for each Event. One id (an Event detail) is `= $1`: PostgreSQL
- * prices `= ANY` of an unknown array above its custom plans and so re-plans it on every
- * execution; a single id keeps the generic plan (~0.2-0.3 ms of planning saved per statement on
- * an Event detail at 1M Events). A page takes each Event's first rows by a lateral pick.
+ * reading `x.event_id`, ordered) for each Event. One id (a page of one Event) is `= $1`:
+ * PostgreSQL prices `= ANY` of an unknown array above its custom plans and so re-plans it on
+ * every execution; a single id keeps the generic plan (~0.2-0.3 ms of planning saved per
+ * statement at 1M Events). A page takes each Event's first rows by a lateral pick. (An Event
+ * detail reads the same rows inside its own statement: `membershipsJson` below.)
  */
 function perEvent(eventIds: readonly string[], p: Params, columns: string, member: string, order: string): string {
   const events =
@@ -215,7 +212,7 @@ function perEvent(eventIds: readonly string[], p: Params, columns: string, membe
 /** The member order over the lateral `m`: its columns are selected as <alias>_<column>. */
 const memberOrder = (order: string) => order.replace(/\b(s|ed)\./g, 'm.$1_');
 
-/** `= $1` for one Event (an Event detail: keeps the generic plan, see above), `= ANY($1)` for a page. */
+/** `= $1` for one Event (keeps the generic plan, see above), `= ANY($1)` for several. */
 function idsCondition(eventIds: readonly string[], p: Params): string {
   return eventIds.length === 1 ? `= ${p.add(eventIds[0], 'bigint')}` : `= ANY(${p.add(eventIds, 'bigint[]')})`;
 }

@@ -107,14 +107,15 @@ export async function readListPage<R extends ListRow>(
 ): Promise<{ rows: R[]; hasMore: boolean }> {
   let after = plan.after;
   const boundary = plan.boundary;
-  if (boundary?.kind === 'compact') {
+  const compact = boundary?.kind === 'compact';
+  if (compact) {
     if (parent !== null) await requireParent(reader, parent);
     const [found] = await reader.rows<ListRow>(boundaryStatement(build, boundary.ids));
     const names = found === undefined ? null : (pick(found, 'n', plan.shape.names) as string[]);
     checkResolved(boundary, names);
     after = pick(found as ListRow, 'k', plan.shape.arity) as CursorKey[];
   }
-  const checked = boundary?.kind === 'compact' ? null : parent;
+  const checked = compact ? null : parent; // checked above when compact
   const rows = await reader.rows<R>(listPageStatement(build, after, plan.limit, checked));
   if (rows.length === 0 && checked !== null) await requireParent(reader, checked);
   return splitPage(rows, plan.limit);

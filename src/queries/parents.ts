@@ -16,14 +16,6 @@ export type Parent =
   | { readonly kind: 'series'; readonly seriesId: string }
   | { readonly kind: 'edition'; readonly seriesId: string; readonly editionId: string };
 
-const PARENT_NAMES: Record<Parent['kind'], string> = {
-  event: 'parent.event',
-  artist: 'parent.artist',
-  venue: 'parent.venue',
-  series: 'parent.series',
-  edition: 'parent.edition',
-};
-
 /** The parent's row if it exists and is active (with its own ancestry), on the statement's parameters. */
 export function parentSelect(parent: Parent, p: Params): string {
   switch (parent.kind) {
@@ -45,7 +37,7 @@ export function parentSelect(parent: Parent, p: Params): string {
 export function parentStatement(parent: Parent): Statement {
   const p = new Params();
   const text = parentSelect(parent, p);
-  return { name: PARENT_NAMES[parent.kind], text, values: p.values, stablePlan: true };
+  return { name: `parent.${parent.kind}`, text, values: p.values, stablePlan: true };
 }
 
 /** Throws 404 not_found (no-store, no validator) when the parent is missing or inactive. */
