@@ -12,6 +12,12 @@
  * planner does not fold it back into the index scan.
  * Single-word terms keep the plain condition, so the planner's choice between the ordered walk
  * (common words) and the index (rare words) is unchanged for them.
+ *
+ * One index instead of two when it can: a word of printable ASCII found in the lower-cased name is
+ * also in the folded name (see `SHARED_WORD`), and it is its own folded form. So when at least two
+ * of the chosen words are such words, they alone are asked of the folded name's index, for both
+ * branches of the condition: one bitmap scan instead of one per column, and the same candidates
+ * or more (the whole term still decides). docs/performance.md has the measurements.
  */
 import { foldName } from '../text/normalize.js';
 import { wildcardContains, type Params } from './sql.js';
@@ -20,6 +26,23 @@ import { wildcardContains, type Params } from './sql.js';
 export const INDEXED_WORDS = 3;
 /** Shorter words have no trigram of their own inside a pattern (pg_trgm needs three characters). */
 const MIN_WORD_LENGTH = 3;
+
+/**
+ * A word of printable ASCII (no space; the LIKE wildcards never occur in a word). For every name,
+ * if `name.toLowerCase()` contains such a word then `foldName(name)` contains it too: folding
+ * (NFKD, marks removed, lower-cased) maps each character on its own, maps a character whose lower
+ * case is all ASCII to that same text, and keeps the ASCII at both ends of any other character's
+ * lower case (e.g. K KELVIN SIGN → `k` both ways; İ → `i̇` lower-cased, `i` folded). Written here
+ * because no library states it: test/unit/name-search.test.ts checks it for every code point of
+ * the running Node's Unicode tables, which are also the importer's.
+ */
+const SHARED_WORD = /^[\x21-\x7e]+$/;
+
+/** The chosen words that both branches may ask of the folded name's index: none unless at least two. */
+export function sharedWords(words: readonly string[]): string[] {
+  const shared = words.filter((w) => SHARED_WORD.test(w));
+  return shared.length >= 2 ? shared : [];
+}
 
 /**
  * The term's longest words (runs of characters other than whitespace and the LIKE wildcards),
@@ -46,6 +69,9 @@ export function nameContainsCondition(term: string, p: Params): string {
     return `(${whole('e.name_lower', original)} OR ${whole('e.name_folded', folded)})`;
   }
   const words = (column: string, list: readonly string[]) => list.map((w) => whole(column, w)).join(' AND ');
-  return `((${words('e.name_lower', originalWords)}) OR (${words('e.name_folded', foldedWords)}))
+  const shared = sharedWords(originalWords);
+  const candidates =
+    shared.length > 0 ? words('e.name_folded', shared) : `(${words('e.name_lower', originalWords)}) OR (${words('e.name_folded', foldedWords)})`;
+  return `(${candidates})
       AND (${whole("(e.name_lower || '')", original)} OR ${whole("(e.name_folded || '')", folded)})`;
 }

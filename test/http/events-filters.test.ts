@@ -175,6 +175,14 @@ for (const engine of engines()) {
       assert.deepEqual(await check({ nameContains: 'ligature fest' }), ['EvLigature01']);
       assert.deepEqual(await check({ nameContains: 'ﬁnal ligature fest' }), ['EvLigature01']);
       assert.deepEqual(await check({ nameContains: 'smile  fest' }), [], 'two spaces are two characters');
+      // two or more ASCII words are asked of the folded name's index alone (src/queries/name-search.ts)
+      assert.deepEqual(await check({ nameContains: 'kiosk ärzte revue' }), ['EvKelvinSgn1'], 'K KELVIN SIGN lower-cases and folds to k');
+      assert.deepEqual(await check({ nameContains: 'ärzte kiosk revue' }), [], 'every word present, not the term');
+      assert.deepEqual(await check({ nameContains: 'stanbul sirius' }), ['EvDottedCap1'], 'İ lower-cases to i + U+0307, folds to i');
+      assert.deepEqual(await check({ nameContains: 'i\u0307stanbul sirius' }), ['EvDottedCap1']);
+      assert.deepEqual(await check({ nameContains: 'cafe kalani' }), ['EvCombMark01'], 'found in the folded name only');
+      assert.deepEqual(await check({ nameContains: 'caf\u00e9 kalani matinee' }), ['EvCombMark01'], 'precomposed é: the folded name decides');
+      assert.deepEqual(await check({ nameContains: 'cafe\u0301 kalani' }), ['EvCombMark01'], 'the lower-cased name decides');
       assert.deepEqual(await check({ nameContains: 'canary_inactive' }), []);
       assert.equal((await check({ nameContains: '%' }, 50)).length, w.cat.activeEvents().length);
       assert.equal((await check({ nameContains: '_' }, 50)).length, w.cat.activeEvents().length);
