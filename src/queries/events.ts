@@ -12,7 +12,7 @@ import { MEDIA_COLUMN_LIST, selectedMediaJoin, type MediaColumns, type ArtistIte
 import { nameContainsCondition } from './name-search.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
-import { phaseSql } from './phase.js';
+import { phaseSql, upcomingBranches } from './phase.js';
 import { Params, dateText, keyText, keysetAfter, orderBy, rowLimit, utcText, wildcardContains, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
 
@@ -188,22 +188,6 @@ export function seriesContextEvents(p: Params, seriesId: string, editionId: stri
              AND ed.public_id = ${p.add(editionId)}`;
 }
 
-/**
- * Performance only (docs/performance.md): `temporalPhaseCode=upcoming` in the default order. Every
- * upcoming Event starts on or after the UTC date of `now` minus one day (a zone's local date is
- * within a day of UTC), unless its start instant lies more than a day after its own local start
- * date (an inconsistent document); such Events are read from their own small partial index
- * (events_start_inconsistent, migration 002). Both branches keep every filter and the phase
- * rule itself, so the page is exactly the page of the plain statement.
- */
-function upcomingBranches(now: string, e = 'e'): [string, string] {
-  const bound = `((${now} AT TIME ZONE 'UTC')::date - 1)`;
-  return [
-    `${e}.start_local_date >= ${bound}`,
-    `${e}.start_local_date < ${bound} AND ${e}.start_at IS NOT NULL AND ${e}.start_local_date < (${e}.start_at AT TIME ZONE 'UTC')::date - 1`,
-  ];
-}
-
 export function eventsPageStatement(plan: EventsPlan): Statement {
   const c = plan.controls;
   const p = new Params();
@@ -232,13 +216,15 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   // near in the default order walks event_places (queries/near-events.ts); other orders filter
   const walk = c.near === null || c.sort !== 'startLocalDate'
     ? null
-    : nearEventsWalk(c.near, p, SORT_KEYS[c.sort], plan.after, c.temporalPhaseCode === 'upcoming' ? upcomingBranches(now(), 'np') : null);
+    : nearEventsWalk(c.near, p, SORT_KEYS[c.sort], plan.after, c.temporalPhaseCode === 'upcoming' ? upcomingBranches(now(), 'np', 'inline') : null);
   if (c.near !== null && walk === null) where.push(eventNearCondition('e', c.near, p));
   if (walk !== null) where.push(...walk.conditions);
   // Statement.stablePlan: a walk of one sort index with no filter but the keyset has the same best
   // plan for every value. Any filter above (an updatedSince range included: PostgreSQL prices it
   // per value, test/db/generic-plans.test.ts) makes the plan depend on the values.
   const plainWalk = where.length === 1;
+  // the upcoming branches below with no other filter: a range walk of the sort index from the bound
+  const upcomingOnly = where.length === 2 && c.temporalPhaseCode === 'upcoming';
   if (c.sort === 'startInstant' || c.sort === '-startInstant') where.push('e.start_at IS NOT NULL');
   const keys = walk?.keys ?? SORT_KEYS[c.sort];
   if (plan.after !== null && walk === null) where.push(keysetAfter(keys, plan.after, p));
@@ -256,13 +242,13 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
     WHERE ${[...where, condition].join('\n      AND ')}
     ORDER BY ${orderBy(keys)}
     ${limit})`;
-    const [usual, inconsistent] = upcomingBranches(now());
+    const [usual, inconsistent] = upcomingBranches(now(), 'e', upcomingOnly ? 'once' : 'inline');
     // the union keeps the order keys only while the stored previews still have to be ordered
     const text = `SELECT ${stored.length > 0 ? 'u.*' : outputsOf('u', outputs)} FROM (${branch(usual)}
     UNION ALL ${branch(inconsistent)}) u
     ORDER BY ${outerOrder('u', keys)}
     ${limit}`;
-    return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: false };
+    return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: upcomingOnly };
   }
   const text = `SELECT ${[columns, ...(stored.length > 0 ? [order] : [])].join(', ')}
     FROM ${walk?.from ?? 'events e'} ${mediaJoin}

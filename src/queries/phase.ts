@@ -29,3 +29,29 @@ export function phaseSql(e: string, now: string): { phase: string; basis: string
   END)`;
   return { phase, basis };
 }
+
+/** The first local date an upcoming Event can have: the UTC date of `now` minus one day. */
+const upcomingDay = (now: string) => `(${now} AT TIME ZONE 'UTC')::date - 1`;
+
+/**
+ * Performance only (docs/performance.md): `temporalPhaseCode=upcoming` in the default order. Every
+ * upcoming Event starts on or after the UTC date of `now` minus one day (a zone's local date is
+ * within a day of UTC), unless its start instant lies more than a day after its own local start
+ * date (an inconsistent document); such Events are read from their own small partial index
+ * (events_start_inconsistent, migration 002). Both branches keep every filter and the phase
+ * rule itself, so the page is exactly the page of the plain statement.
+ *
+ * `once` writes the bound as a sub-SELECT, which PostgreSQL runs once (an InitPlan) and prices as
+ * an unknown value in every plan: for the upcoming page with no other filter, whose branches have
+ * the same best plan for every `now`. Priced from the value, the custom plan of today's bound
+ * always looked cheaper than the generic one, so PostgreSQL planned that page on every execution
+ * (test/db/generic-plans.test.ts). `inline` lets the planner see the value (other filters and the
+ * near walk choose their plans by it).
+ */
+export function upcomingBranches(now: string, e: string, bound: 'once' | 'inline'): [string, string] {
+  const from = bound === 'once' ? `(SELECT ${upcomingDay(now)})` : `(${upcomingDay(now)})`;
+  return [
+    `${e}.start_local_date >= ${from}`,
+    `${e}.start_local_date < ${from} AND ${e}.start_at IS NOT NULL AND ${e}.start_local_date < (${e}.start_at AT TIME ZONE 'UTC')::date - 1`,
+  ];
+}

@@ -40,12 +40,23 @@ describe('stablePlan marking of the Events statements', () => {
     }
   });
 
+  test('upcoming in the default order, no other filter, is stable: its bound is a sub-SELECT priced alike in every plan', () => {
+    for (const qs of ['temporalPhaseCode=upcoming', 'temporalPhaseCode=upcoming&limit=50']) {
+      const statement = page(qs);
+      assert.equal(statement.stablePlan, true, qs);
+      assert.match(statement.text, /start_local_date >= \(SELECT \(\$\d+::timestamptz AT TIME ZONE 'UTC'\)::date - 1\)/);
+    }
+    assert.doesNotMatch(page('temporalPhaseCode=upcoming&nameContains=tour').text, /\(SELECT \(\$\d+::timestamptz/, 'other filters see the value');
+  });
+
   test('filters whose selectivity depends on the value are planned per request', () => {
     for (const qs of [
       'nameContains=tour',
       'cityContains=london',
       'countryContains=fr',
-      'temporalPhaseCode=upcoming',
+      'temporalPhaseCode=upcoming&nameContains=tour',
+      'temporalPhaseCode=upcoming&sort=startInstant',
+      'temporalPhaseCode=upcoming&near=51.5,-0.12',
       'temporalPhaseCode=historical',
       'administrativeStateCode=cancelled',
       'startLocalDateGte=2026-01-01',
