@@ -213,6 +213,7 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   if (c.startLocalDateGte !== null) where.push(`e.start_local_date >= ${p.add(c.startLocalDateGte, 'date')}`);
   if (c.startLocalDateLt !== null) where.push(`e.start_local_date < ${p.add(c.startLocalDateLt, 'date')}`);
   if (c.updatedSince !== null) where.push(`e.updated_at >= ${p.add(c.updatedSince, 'timestamptz')}`);
+  const filters = where.length - 1;
   // near in the default order walks event_places (queries/near-events.ts); other orders filter
   const walk = c.near === null || c.sort !== 'startLocalDate'
     ? null
@@ -221,10 +222,14 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   if (walk !== null) where.push(...walk.conditions);
   // Statement.stablePlan: a walk of one sort index with no filter but the keyset has the same best
   // plan for every value. Any filter above (an updatedSince range included: PostgreSQL prices it
-  // per value, test/db/generic-plans.test.ts) makes the plan depend on the values.
-  const plainWalk = where.length === 1;
-  // the upcoming branches below with no other filter: a range walk of the sort index from the bound
-  const upcomingOnly = where.length === 2 && c.temporalPhaseCode === 'upcoming';
+  // per value, test/db/generic-plans.test.ts) makes the plan depend on the values, except:
+  // upcoming alone (the branches below: a range walk of the sort index from the bound), and the
+  // near walk alone or with upcoming (one ordered range of event_places per grid cell, merged:
+  // the text fixes the cells' number, so one plan serves every place and time).
+  const upcoming = c.temporalPhaseCode === 'upcoming';
+  const plainWalk = filters === 0 && c.near === null;
+  const upcomingOnly = filters === 1 && upcoming && c.near === null;
+  const nearWalkOnly = walk !== null && (filters === 0 || (filters === 1 && upcoming));
   if (c.sort === 'startInstant' || c.sort === '-startInstant') where.push('e.start_at IS NOT NULL');
   const keys = walk?.keys ?? SORT_KEYS[c.sort];
   if (plan.after !== null && walk === null) where.push(keysetAfter(keys, plan.after, p));
@@ -255,7 +260,7 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
     WHERE ${where.join('\n      AND ')}
     ORDER BY ${orderBy(keys)}
     ${limit}`;
-  return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: plainWalk };
+  return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: plainWalk || nearWalkOnly };
 }
 
 /**

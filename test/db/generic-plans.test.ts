@@ -38,12 +38,15 @@ describe('stable statements run on generic plans (PostgreSQL)', { skip: postgres
   let t: TestDatabase;
   let eventIds: string[];
   let eventPublicId: string;
+  let place: string;
   before(async () => {
     t = await openTestDatabase(postgres!);
     await seedDemo(t.db, { events: 400, seed: 'generic', anchorDate: '2026-03-15' });
     const rows = (await t.db.pool.query<{ id: string; public_id: string }>('SELECT id::text, public_id FROM events WHERE active ORDER BY id LIMIT 20')).rows;
     eventIds = rows.map((r) => r.id);
     eventPublicId = rows[0]!.public_id;
+    const at = (await t.db.pool.query<{ lat: string; lon: string }>('SELECT round(latitude::numeric, 4)::text AS lat, round(longitude::numeric, 4)::text AS lon FROM event_places ORDER BY event_id LIMIT 1')).rows[0]!;
+    place = `${at.lat},${at.lon}`;
   });
   after(() => t?.drop());
 
@@ -52,6 +55,8 @@ describe('stable statements run on generic plans (PostgreSQL)', { skip: postgres
     ['Events page of 50, another order', () => eventsPage('limit=50&sort=-startLocalDate')],
     ['updatedAt order (a full reconciliation read)', () => eventsPage('sort=updatedAt&fields=name,updatedAt')],
     ['upcoming Events in the default order (two branches from a sub-SELECT bound)', () => eventsPage('temporalPhaseCode=upcoming')],
+    ['Events near a place (the grid walk)', () => eventsPage(`near=${place}&radiusKm=50`)],
+    ['upcoming Events near a place', () => eventsPage(`near=${place}&temporalPhaseCode=upcoming`)],
     ['Event detail: the row, stored previews, Series and Edition programs', () => eventDetailStatement(eventPublicId, parseEventDetailControls(parseQueryString('')), NOW.toISOString())],
     ['stored previews of Events read without their page', () => storedPreviewsStatement(eventIds.slice(0, 1), { artists: true, venues: true })],
     ['artist previews', () => artistPreviewsStatement(eventIds, false)],

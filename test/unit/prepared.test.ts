@@ -49,6 +49,14 @@ describe('stablePlan marking of the Events statements', () => {
     assert.doesNotMatch(page('temporalPhaseCode=upcoming&nameContains=tour').text, /\(SELECT \(\$\d+::timestamptz/, 'other filters see the value');
   });
 
+  test('the near walk in the default order, alone or with upcoming, is stable (its text fixes the grid cells)', () => {
+    for (const qs of ['near=51.5,-0.12', 'near=51.5,-0.12&temporalPhaseCode=upcoming', 'near=-33.45,-70.66&radiusKm=5&limit=50']) {
+      const statement = page(qs);
+      assert.equal(statement.stablePlan, true, qs);
+      assert.match(statement.text, /FROM event_places np/);
+    }
+  });
+
   test('filters whose selectivity depends on the value are planned per request', () => {
     for (const qs of [
       'nameContains=tour',
@@ -56,7 +64,9 @@ describe('stablePlan marking of the Events statements', () => {
       'countryContains=fr',
       'temporalPhaseCode=upcoming&nameContains=tour',
       'temporalPhaseCode=upcoming&sort=startInstant',
-      'temporalPhaseCode=upcoming&near=51.5,-0.12',
+      'near=51.5,-0.12&nameContains=tour',
+      'near=51.5,-0.12&sort=startInstant',
+      'near=51.5,-0.12&temporalPhaseCode=historical',
       'temporalPhaseCode=historical',
       'administrativeStateCode=cancelled',
       'startLocalDateGte=2026-01-01',
