@@ -3,7 +3,7 @@ import type { ListControls } from '../controls/resource.js';
 import type { ArtistField, NamedSort } from '../plan/resource-fields.js';
 import { artistColumns, artistMediaJoin } from './items.js';
 import { namedKeys, type SourceBuilder } from './list.js';
-import { Params, literalNameMatch } from './sql.js';
+import { Params, literalNameMatch, updatedSinceCondition } from './sql.js';
 import type { Statement } from './statement.js';
 
 /** Legacy Artists may hold several profile media: the first ready one (queries/items.ts). */
@@ -13,7 +13,9 @@ export function artistListSource(c: ListControls<ArtistField, NamedSort>): Sourc
   return (p) => {
     const where = ['a.active'];
     if (c.nameContains !== null) where.push(literalNameMatch('a', c.nameContains, p));
-    if (c.updatedSince !== null) where.push(`a.updated_at >= ${p.add(c.updatedSince, 'timestamptz')}`);
+    // the updatedAt feed alone: a range walk of the sort index, stable (queries/sql.ts)
+    const feed = c.updatedSince !== null && c.sort === 'updatedAt' && where.length === 1;
+    if (c.updatedSince !== null) where.push(updatedSinceCondition('a', c.updatedSince, feed, p));
     return {
       name: 'artists.list',
       columns: artistColumns('a', c.fields),
@@ -22,7 +24,7 @@ export function artistListSource(c: ListControls<ArtistField, NamedSort>): Sourc
       keys: namedKeys('a', c.sort),
       identity: ['a.public_id'],
       names: ['a.name'],
-      stablePlan: where.length === 1, // unfiltered (an updatedSince range is priced per value)
+      stablePlan: where.length === 1 || (feed && where.length === 2), // unfiltered, or the feed alone
     };
   };
 }

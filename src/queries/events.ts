@@ -210,9 +210,18 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   if (c.administrativeStateCode !== null) where.push(`e.administrative_state_code = ${p.add(c.administrativeStateCode)}`);
   if (c.startInstantGte !== null) where.push(`e.start_at >= ${p.add(c.startInstantGte, 'timestamptz')}`);
   if (c.startInstantLt !== null) where.push(`e.start_at < ${p.add(c.startInstantLt, 'timestamptz')}`);
-  if (c.startLocalDateGte !== null) where.push(`e.start_local_date >= ${p.add(c.startLocalDateGte, 'date')}`);
-  if (c.startLocalDateLt !== null) where.push(`e.start_local_date < ${p.add(c.startLocalDateLt, 'date')}`);
-  if (c.updatedSince !== null) where.push(`e.updated_at >= ${p.add(c.updatedSince, 'timestamptz')}`);
+  // A range of the sort index's leading column and no other filter (startLocalDate bounds in a
+  // startLocalDate order, updatedSince in the updatedAt order): the same best plan, a range walk,
+  // for every value (stable). Its bounds are then sub-SELECTs, priced alike in the generic and the
+  // custom plan (as the upcoming bound, queries/phase.ts): priced from the values, a month's custom
+  // plan looked cheaper than the generic one and was re-planned on every execution.
+  const byDate = c.sort === 'startLocalDate' || c.sort === '-startLocalDate';
+  const dates = c.startLocalDateGte !== null || c.startLocalDateLt !== null;
+  const leadingRange = where.length === 1 && c.near === null && (byDate ? c.updatedSince === null : c.sort === 'updatedAt' && !dates);
+  const bound = (value: string, type: 'date' | 'timestamptz') => (leadingRange ? `(SELECT ${p.add(value, type)})` : p.add(value, type));
+  if (c.startLocalDateGte !== null) where.push(`e.start_local_date >= ${bound(c.startLocalDateGte, 'date')}`);
+  if (c.startLocalDateLt !== null) where.push(`e.start_local_date < ${bound(c.startLocalDateLt, 'date')}`);
+  if (c.updatedSince !== null) where.push(`e.updated_at >= ${bound(c.updatedSince, 'timestamptz')}`);
   const filters = where.length - 1;
   // near in the default order walks event_places (queries/near-events.ts); other orders filter
   const walk = c.near === null || c.sort !== 'startLocalDate'
@@ -221,15 +230,16 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   if (c.near !== null && walk === null) where.push(eventNearCondition('e', c.near, p));
   if (walk !== null) where.push(...walk.conditions);
   // Statement.stablePlan: a walk of one sort index with no filter but the keyset has the same best
-  // plan for every value. Any filter above (an updatedSince range included: PostgreSQL prices it
-  // per value, test/db/generic-plans.test.ts) makes the plan depend on the values, except:
+  // plan for every value. Any filter above makes the plan depend on the values, except:
   // upcoming alone (the branches below: a range walk of the sort index from the bound), and the
   // near walk alone or with upcoming (one ordered range of event_places per grid cell, merged:
-  // the text fixes the cells' number, so one plan serves every place and time).
+  // the text fixes the cells' number, so one plan serves every place and time), and a range of
+  // the sort index's leading column alone (above).
   const upcoming = c.temporalPhaseCode === 'upcoming';
   const plainWalk = filters === 0 && c.near === null;
   const upcomingOnly = filters === 1 && upcoming && c.near === null;
   const nearWalkOnly = walk !== null && (filters === 0 || (filters === 1 && upcoming));
+  const rangeWalk = leadingRange && filters > 0;
   if (c.sort === 'startInstant' || c.sort === '-startInstant') where.push('e.start_at IS NOT NULL');
   const keys = walk?.keys ?? SORT_KEYS[c.sort];
   if (plan.after !== null && walk === null) where.push(keysetAfter(keys, plan.after, p));
@@ -260,7 +270,7 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
     WHERE ${where.join('\n      AND ')}
     ORDER BY ${orderBy(keys)}
     ${limit}`;
-  return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: plainWalk || nearWalkOnly };
+  return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: plainWalk || nearWalkOnly || rangeWalk };
 }
 
 /**

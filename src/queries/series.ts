@@ -8,7 +8,7 @@ import type { ListControls } from '../controls/resource.js';
 import type { EditionField, EditionSort, NamedSort, SeriesField } from '../plan/resource-fields.js';
 import { MEDIA_COLUMNS, selectedMediaJoin as mediaJoin, type MediaColumns } from './items.js';
 import { editionKeys, namedKeys, type SourceBuilder } from './list.js';
-import { Params, dateText, literalNameMatch, utcText } from './sql.js';
+import { Params, dateText, literalNameMatch, updatedSinceCondition, utcText } from './sql.js';
 import type { Statement } from './statement.js';
 
 /** A Series row: the selected columns (the profile media ones when `profileMedia` is selected). */
@@ -65,7 +65,9 @@ export function seriesListSource(c: ListControls<SeriesField, NamedSort>): Sourc
   return (p) => {
     const where = ['s.active'];
     if (c.nameContains !== null) where.push(literalNameMatch('s', c.nameContains, p));
-    if (c.updatedSince !== null) where.push(`s.updated_at >= ${p.add(c.updatedSince, 'timestamptz')}`);
+    // the updatedAt feed alone: a range walk of the sort index, stable (queries/sql.ts)
+    const feed = c.updatedSince !== null && c.sort === 'updatedAt' && where.length === 1;
+    if (c.updatedSince !== null) where.push(updatedSinceCondition('s', c.updatedSince, feed, p));
     return {
       name: 'series.list',
       columns: seriesColumns('s', c.fields),
@@ -74,7 +76,7 @@ export function seriesListSource(c: ListControls<SeriesField, NamedSort>): Sourc
       keys: namedKeys('s', c.sort),
       identity: ['s.public_id'],
       names: ['s.name'],
-      stablePlan: where.length === 1, // unfiltered (an updatedSince range is priced per value)
+      stablePlan: where.length === 1 || (feed && where.length === 2), // unfiltered, or the feed alone
     };
   };
 }

@@ -116,3 +116,15 @@ export const utcText = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'Y
 /** Literal, case-insensitive name containment on `<alias>.name_lower` (`%`, `_`, `\\`, `!` match themselves). */
 export const literalNameMatch = (alias: string, term: string, params: Params) =>
   `${alias}.name_lower LIKE ${params.add(literalContains(lowerName(term)))} ESCAPE '\\'`;
+
+/**
+ * `updatedSince` on a list's `alias.updated_at`. `alone`: no other filter, in the updatedAt order,
+ * so the condition is a range of the sort index's leading column, the same best plan (a range walk)
+ * for every value; the bound is then a sub-SELECT, which PostgreSQL prices as unknown in the
+ * generic and the custom plan alike, so the prepared statement keeps its generic plan (priced from
+ * the value, the custom plan looked cheaper and was made on every execution; docs/performance.md).
+ */
+export function updatedSinceCondition(alias: string, since: string, alone: boolean, params: Params): string {
+  const bound = params.add(since, 'timestamptz');
+  return `${alias}.updated_at >= ${alone ? `(SELECT ${bound})` : bound}`;
+}

@@ -10,7 +10,7 @@ import { localityKey } from '../text/normalize.js';
 import { selectedMediaJoin as mediaJoin, venueColumns } from './items.js';
 import { namedKeys, type SourceBuilder } from './list.js';
 import { distanceKeys, distanceKmColumn, venueNearCondition } from './near.js';
-import { Params, literalNameMatch } from './sql.js';
+import { Params, literalNameMatch, updatedSinceCondition } from './sql.js';
 import type { Statement } from './statement.js';
 
 export function venueListSource(c: VenueControls): SourceBuilder {
@@ -21,7 +21,9 @@ export function venueListSource(c: VenueControls): SourceBuilder {
     if (f.locality !== null) where.push(`v.locality_key = ${p.add(localityKey(f.locality))}`);
     if (f.countryCode !== null) where.push(`v.country_code = ${p.add(f.countryCode)}`);
     if (f.statusCode !== null) where.push(`v.status_code = ${p.add(f.statusCode)}`);
-    if (c.updatedSince !== null) where.push(`v.updated_at >= ${p.add(c.updatedSince, 'timestamptz')}`);
+    // the updatedAt feed alone: a range walk of the sort index, stable (queries/sql.ts)
+    const feed = c.updatedSince !== null && c.sort === 'updatedAt' && where.length === 1 && f.near === null;
+    if (c.updatedSince !== null) where.push(updatedSinceCondition('v', c.updatedSince, feed, p));
     if (f.near !== null) where.push(venueNearCondition('v', f.near, p));
     const columns = venueColumns('v', c.fields);
     if (f.near !== null) columns.push(distanceKmColumn('v', f.near, p));
@@ -34,7 +36,7 @@ export function venueListSource(c: VenueControls): SourceBuilder {
       keys: c.sort === 'distance' ? distanceKeys('v', f.near as NonNullable<typeof f.near>, p) : namedKeys('v', c.sort),
       identity: ['v.public_id'],
       names: ['v.name'],
-      stablePlan: where.length === 1, // unfiltered (an updatedSince range is priced per value)
+      stablePlan: where.length === 1 || (feed && where.length === 2), // unfiltered, or the feed alone
     };
   };
 }

@@ -57,6 +57,18 @@ describe('stablePlan marking of the Events statements', () => {
     }
   });
 
+  test('a range of the leading column of the sort index alone is stable: its bounds are sub-SELECTs', () => {
+    for (const qs of ['startLocalDateGte=2026-01-01', 'startLocalDateGte=2026-01-01&startLocalDateLt=2026-02-01', 'sort=-startLocalDate&startLocalDateLt=2026-01-01']) {
+      const statement = page(qs);
+      assert.equal(statement.stablePlan, true, qs);
+      assert.match(statement.text, /e\.start_local_date (>=|<) \(SELECT \$\d+::date\)/, qs);
+    }
+    const feed = page('sort=updatedAt&fields=name,updatedAt&updatedSince=2025-01-01T00:00:00Z');
+    assert.equal(feed.stablePlan, true, 'the updatedAt feed');
+    assert.match(feed.text, /e\.updated_at >= \(SELECT \$\d+::timestamptz\)/);
+    assert.doesNotMatch(page('startLocalDateGte=2026-01-01&nameContains=tour').text, /\(SELECT \$\d+::date\)/, 'other filters see the value');
+  });
+
   test('filters whose selectivity depends on the value are planned per request', () => {
     for (const qs of [
       'nameContains=tour',
@@ -69,10 +81,13 @@ describe('stablePlan marking of the Events statements', () => {
       'near=51.5,-0.12&temporalPhaseCode=historical',
       'temporalPhaseCode=historical',
       'administrativeStateCode=cancelled',
-      'startLocalDateGte=2026-01-01',
+      'startLocalDateGte=2026-01-01&sort=startInstant',
+      'startLocalDateGte=2026-01-01&nameContains=tour',
+      'startLocalDateLt=2026-01-01&near=51.5,-0.12',
       'startInstantLt=2026-01-01T00:00:00Z',
       'artistId=abcdefghijkl',
-      'sort=updatedAt&fields=name,updatedAt&updatedSince=2025-01-01T00:00:00Z',
+      'sort=updatedAt&fields=name,updatedAt&updatedSince=2025-01-01T00:00:00Z&startLocalDateGte=2026-01-01',
+      'sort=updatedAt&fields=name,updatedAt&updatedSince=2025-01-01T00:00:00Z&nameContains=tour',
       'venueId=abcdefghijkl',
       'seriesId=abcdefghijkl',
     ]) {
