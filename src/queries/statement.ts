@@ -6,12 +6,13 @@ export interface Statement {
   readonly values: readonly unknown[];
   /**
    * True when the best plan does not depend on the parameter values (lookups by key, preview
-   * joins over a page's ids, unfiltered keyset walks). The database layer may then prepare the
-   * statement once per connection and let PostgreSQL reuse a generic plan, which skips planning
-   * (a large share of an Events page's database time: docs/performance.md). Statements whose
-   * plan depends on the values (text search, context memberships, range filters) stay
-   * unprepared: a generic plan chosen for a common term would walk the whole catalogue for a
-   * rare one.
+   * joins over a page's ids, unfiltered keyset walks, a walk whose only filter is a range of its
+   * sort index's leading column with the bounds written as sub-SELECTs, the near grid walk). The
+   * database layer may then prepare the statement once per connection and let PostgreSQL reuse a
+   * generic plan, which skips planning (a large share of a page's database time:
+   * docs/performance.md). Statements whose plan depends on the values (text search, context
+   * memberships, other filters) stay unprepared: a generic plan chosen for a common term would
+   * walk the whole catalogue for a rare one.
    */
   readonly stablePlan?: boolean;
 }
