@@ -6,7 +6,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorBody } from './errors.js';
 import { ifNoneMatchMatches } from './conditional.js';
-import { envelopeBytes, weakEtag } from '../present/envelope.js';
+import { weakEtag } from '../present/envelope.js';
+import { renderBody, type RenderedBody } from '../present/page-memo.js';
 
 export const CACHE_RESOURCE = 'public, max-age=60';
 export const CACHE_NONE = 'no-store';
@@ -16,8 +17,11 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 export function sendResource(request: FastifyRequest, reply: FastifyReply, payload: unknown): FastifyReply {
   // Encoded once: the tag hashes these bytes and the socket writes them (a string body would be
   // encoded twice, and a large string is written by Node's writev with a slower per-call path).
-  const body = envelopeBytes(payload);
-  const etag = weakEtag(body);
+  return sendRendered(request, reply, renderBody(payload));
+}
+
+/** A successful resource read already rendered (present/page-memo.ts), sent as sendResource sends it. */
+export function sendRendered(request: FastifyRequest, reply: FastifyReply, { body, etag }: RenderedBody): FastifyReply {
   reply.header('ETag', etag).header('Cache-Control', CACHE_RESOURCE);
   if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) {
     return reply.code(304).removeHeader('Content-Type').send();

@@ -1,8 +1,9 @@
-/** A read page of Events → the success envelope (see present/page.ts). */
+/** A read page of Events → the success envelope (see present/page.ts), and its rendered body. */
 import { eventSortArity, type EventsPlan } from '../plan/events.js';
 import type { EventsPageRows } from '../queries/events-read.js';
 import { presentEvent } from './event.js';
 import type { PageEnvelope } from './envelope.js';
+import { PageMemo, renderBody, type RenderedBody } from './page-memo.js';
 import { presentPage, sortKeysOf } from './page.js';
 
 export function presentEventsPage(plan: EventsPlan, page: EventsPageRows): PageEnvelope {
@@ -20,4 +21,35 @@ export function presentEventsPage(plan: EventsPlan, page: EventsPageRows): PageE
     (row) => presentEvent(row, fields, relations),
     (row) => sortKeysOf(row as unknown as Record<string, unknown>, arity),
   );
+}
+
+/** The last rendering of up to this many Events pages (≈ 30 KB each for the defaults). */
+const pages = new PageMemo(64);
+
+/**
+ * Everything an Events page's body is computed from besides its plan: `hasMore` and every value
+ * of every row (its own columns as the shared frozen object, the phase, the stored previews'
+ * texts, the sort keys), and the previews' rows. `null` when the page also shows what its own
+ * statement does not read: Series and Edition programs (their statements' rows are not listed),
+ * and previews read by the preview statements (rich ones, or an Event's whose stored row is
+ * missing): those rows are new arrays on every read, so such a page could never be reused.
+ */
+function pageInputs(plan: EventsPlan, page: EventsPageRows): unknown[] | null {
+  const { fields, include } = plan.controls;
+  if (include.length > 0 || fields.includes('directEventSeries') || fields.includes('editionPrograms')) return null;
+  const inputs: unknown[] = [page.hasMore];
+  for (const row of page.rows) {
+    for (const key in row) inputs.push(key, (row as unknown as Record<string, unknown>)[key]);
+    for (const previews of [page.relations.artists.get(row.id), page.relations.venues.get(row.id)]) {
+      if (previews !== undefined && !Object.isFrozen(previews)) return null;
+      inputs.push(previews);
+    }
+  }
+  return inputs;
+}
+
+/** The page's body and ETag: rendered, or as last rendered when nothing it is computed from changed. */
+export function renderEventsPage(plan: EventsPlan, page: EventsPageRows): RenderedBody {
+  const key = `${plan.path}?${plan.normalizedQuery}#${JSON.stringify(plan.after)}`;
+  return pages.render(key, pageInputs(plan, page), () => renderBody(presentEventsPage(plan, page)));
 }

@@ -7,8 +7,8 @@ import { parseEventControls } from '../../controls/events.js';
 import { parseQueryString, searchOf } from '../../controls/query-string.js';
 import { planEvents } from '../../plan/events.js';
 import { fetchEventsPage } from '../../queries/events-read.js';
-import { presentEventsPage } from '../../present/events-page.js';
-import { sendResource } from '../respond.js';
+import { renderEventsPage } from '../../present/events-page.js';
+import { sendRendered } from '../respond.js';
 import type { RouteContext } from './context.js';
 
 export function eventsRoutes(app: FastifyInstance, ctx: RouteContext): void {
@@ -16,6 +16,6 @@ export function eventsRoutes(app: FastifyInstance, ctx: RouteContext): void {
     const controls = parseEventControls(parseQueryString(searchOf(request.raw.url ?? '')));
     const plan = planEvents('/v1/events', controls, ctx.clock());
     const page = await ctx.read(request, (reader) => fetchEventsPage(reader, plan));
-    return sendResource(request, reply, presentEventsPage(plan, page));
+    return sendRendered(request, reply, renderEventsPage(plan, page));
   });
 }

@@ -1,0 +1,127 @@
+/**
+ * Events pages rendered once and kept while nothing they are computed from changes
+ * (src/present/page-memo.ts): never a stale answer. Each test changes one input of a page that
+ * was just served, by hand in the database or by moving the clock, and reads the page again.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { engines } from '../helper.js';
+import { NOW } from '../fixtures/events-catalogue.js';
+import { call, openEventsWorld, qs, type EventsWorld } from '../fixtures/events-setup.js';
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+for (const engine of engines()) {
+  describe(`Events pages kept between reads are never stale [${engine.name}]`, () => {
+    let w: EventsWorld;
+    let now = NOW;
+    before(async () => {
+      w = await openEventsWorld(engine, () => now);
+    });
+    after(async () => {
+      await w?.close();
+    });
+
+    /** The page of one day's Events with these fields, and the item of `publicId` on it. */
+    async function itemOn(day: string, publicId: string, params: Record<string, string>) {
+      const got = await call(w.server, `/v1/events?${qs({ startLocalDateGte: day, startLocalDateLt: nextDay(day), limit: '50', ...params })}`);
+      assert.equal(got.status, 200);
+      const item = (got.body.data as Array<Record<string, unknown>>).find((e) => e.publicId === publicId);
+      assert.ok(item, `${publicId} on its day's page`);
+      return { item, etag: got.headers.get('etag') };
+    }
+
+    test('the same page twice: the same bytes and ETag, then 304 for its ETag', async () => {
+      const first = await w.server.get('/v1/events?limit=50');
+      const second = await w.server.get('/v1/events?limit=50');
+      assert.equal(second.status, 200);
+      assert.equal(await second.text(), await first.text());
+      const etag = first.headers.get('etag')!;
+      assert.equal(second.headers.get('etag'), etag);
+      const conditional = await w.server.get('/v1/events?limit=50', { headers: { 'If-None-Match': etag } });
+      assert.equal(conditional.status, 304);
+    });
+
+    test('the clock moves: the phase shown follows (it is read with the rows)', async () => {
+      const { rows } = await w.db.pool.query<{ public_id: string; day: string; start: string }>(
+        `SELECT public_id, start_local_date::text AS day, start_at::text AS start FROM events
+          WHERE active AND time_zone_known AND start_at IS NOT NULL AND end_precision IS NULL ORDER BY public_id LIMIT 1`,
+      );
+      const target = rows[0]!;
+      const start = new Date(target.start);
+      try {
+        now = new Date(start.getTime() - 3_600_000);
+        const before = await itemOn(target.day, target.public_id, { fields: 'publicId,schedule' });
+        assert.equal((before.item.schedule as { temporalPhaseCode: string }).temporalPhaseCode, 'upcoming');
+        now = new Date(start.getTime() + 3 * 86_400_000);
+        const later = await itemOn(target.day, target.public_id, { fields: 'publicId,schedule' });
+        assert.equal((later.item.schedule as { temporalPhaseCode: string }).temporalPhaseCode, 'historical');
+        assert.notEqual(later.etag, before.etag);
+      } finally {
+        now = NOW;
+      }
+    });
+
+    test('a Series renamed by hand: a page showing directEventSeries shows the new name', async () => {
+      const { rows } = await w.db.pool.query<{ public_id: string; day: string; series_id: string; name: string }>(
+        `SELECT e.public_id, e.start_local_date::text AS day, s.id::text AS series_id, s.name
+           FROM event_series es JOIN events e ON e.id = es.event_id JOIN series s ON s.id = es.series_id
+          WHERE e.active AND s.active ORDER BY e.public_id, s.public_id LIMIT 1`,
+      );
+      const target = rows[0]!;
+      const names = async () =>
+        ((await itemOn(target.day, target.public_id, { fields: 'publicId,directEventSeries' })).item.directEventSeries as { name: string }[]).map((s) => s.name);
+      assert.ok((await names()).includes(target.name));
+      try {
+        await w.db.pool.query('UPDATE series SET name = $1 WHERE id = $2::bigint', [`${target.name} (renamed)`, target.series_id]);
+        assert.ok((await names()).includes(`${target.name} (renamed)`));
+      } finally {
+        await w.db.pool.query('UPDATE series SET name = $1 WHERE id = $2::bigint', [target.name, target.series_id]);
+      }
+    });
+
+    /** An active Event with an active Artist, and that Artist. */
+    async function eventWithArtist() {
+      const { rows } = await w.db.pool.query<{ event_id: string; public_id: string; day: string; artist_id: string; name: string }>(
+        `SELECT e.id::text AS event_id, e.public_id, e.start_local_date::text AS day, a.id::text AS artist_id, a.name
+           FROM event_artists ea JOIN events e ON e.id = ea.event_id JOIN artists a ON a.id = ea.artist_id
+          WHERE e.active AND a.active ORDER BY e.public_id, a.public_id LIMIT 1`,
+      );
+      return rows[0]!;
+    }
+    const renameArtist = (id: string, name: string) => w.db.pool.query('UPDATE artists SET name = $1 WHERE id = $2::bigint', [name, id]);
+    const artistNames = (item: Record<string, unknown>) => (item.artists as { items: { name: string }[] }).items.map((a) => a.name);
+
+    test('an Artist renamed by hand: a page with include=artists (read live) shows the new name', async () => {
+      const target = await eventWithArtist();
+      const params = { fields: 'publicId,artists', include: 'artists' };
+      assert.ok(artistNames((await itemOn(target.day, target.public_id, params)).item).includes(target.name));
+      try {
+        await renameArtist(target.artist_id, `${target.name} (renamed)`);
+        assert.ok(artistNames((await itemOn(target.day, target.public_id, params)).item).includes(`${target.name} (renamed)`));
+      } finally {
+        await renameArtist(target.artist_id, target.name);
+      }
+    });
+
+    test("an Event without its stored previews row: its previews are read live, and a renamed Artist shows", async () => {
+      const target = await eventWithArtist();
+      const params = { fields: 'publicId,artists' };
+      const stored = (await w.db.pool.query<{ artists: string; venues: string }>('SELECT artists::text, venues::text FROM event_previews WHERE event_id = $1::bigint', [target.event_id])).rows[0]!;
+      assert.ok(artistNames((await itemOn(target.day, target.public_id, params)).item).includes(target.name));
+      try {
+        await w.db.pool.query('DELETE FROM event_previews WHERE event_id = $1::bigint', [target.event_id]);
+        assert.ok(artistNames((await itemOn(target.day, target.public_id, params)).item).includes(target.name));
+        await renameArtist(target.artist_id, `${target.name} (renamed)`);
+        assert.ok(artistNames((await itemOn(target.day, target.public_id, params)).item).includes(`${target.name} (renamed)`));
+      } finally {
+        await renameArtist(target.artist_id, target.name);
+        await w.db.pool.query('INSERT INTO event_previews (event_id, artists, venues) VALUES ($1::bigint, $2::json, $3::json) ON CONFLICT (event_id) DO NOTHING', [
+          target.event_id,
+          stored.artists,
+          stored.venues,
+        ]);
+      }
+    });
+  });
+}
