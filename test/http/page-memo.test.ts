@@ -1,6 +1,6 @@
 /**
- * Events pages rendered once and kept while nothing they are computed from changes
- * (src/present/page-memo.ts): never a stale answer. Each test changes one input of a page that
+ * Pages rendered once and kept while nothing they are computed from changes
+ * (src/present/page-memo.ts: the Events pages and every other list): never a stale answer. Each test changes one input of a page that
  * was just served, by hand in the database or by moving the clock, and reads the page again.
  */
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import { call, openEventsWorld, qs, type EventsWorld } from '../fixtures/events-
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 for (const engine of engines()) {
-  describe(`Events pages kept between reads are never stale [${engine.name}]`, () => {
+  describe(`pages kept between reads are never stale [${engine.name}]`, () => {
     let w: EventsWorld;
     let now = NOW;
     before(async () => {
@@ -100,6 +100,32 @@ for (const engine of engines()) {
         await renameArtist(target.artist_id, `${target.name} (renamed)`);
         assert.ok(artistNames((await itemOn(target.day, target.public_id, params)).item).includes(`${target.name} (renamed)`));
       } finally {
+        await renameArtist(target.artist_id, target.name);
+      }
+    });
+
+    test("lists: a Venue renamed by hand shows in the Venues list, an Artist in an Event's Artists", async () => {
+      const venue = (await w.db.pool.query<{ id: string; public_id: string; name: string }>('SELECT id::text, public_id, name FROM venues WHERE active ORDER BY public_id LIMIT 1')).rows[0]!;
+      const venueName = async () => {
+        const got = await call(w.server, '/v1/venues?limit=50&fields=publicId,name');
+        assert.equal(got.status, 200);
+        return (got.body.data as { publicId: string; name: string }[]).find((v) => v.publicId === venue.public_id)?.name;
+      };
+      const target = await eventWithArtist();
+      const artistName = async () => {
+        const got = await call(w.server, `/v1/events/${target.public_id}/artists?limit=50`);
+        assert.equal(got.status, 200);
+        return (got.body.data as { name: string }[]).map((a) => a.name);
+      };
+      assert.equal(await venueName(), venue.name);
+      assert.ok((await artistName()).includes(target.name));
+      try {
+        await w.db.pool.query('UPDATE venues SET name = $1 WHERE id = $2::bigint', [`${venue.name} (renamed)`, venue.id]);
+        await renameArtist(target.artist_id, `${target.name} (renamed)`);
+        assert.equal(await venueName(), `${venue.name} (renamed)`);
+        assert.ok((await artistName()).includes(`${target.name} (renamed)`));
+      } finally {
+        await w.db.pool.query('UPDATE venues SET name = $1 WHERE id = $2::bigint', [venue.name, venue.id]);
         await renameArtist(target.artist_id, target.name);
       }
     });

@@ -7,12 +7,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseQueryString, searchOf, type RawQuery } from '../../controls/query-string.js';
 import type { ListPlan } from '../../plan/list.js';
 import { objectEnvelope } from '../../present/envelope.js';
-import { presentListPage } from '../../present/list-page.js';
+import { renderListPage } from '../../present/list-page.js';
 import { readListPage, type ListRow, type SourceBuilder } from '../../queries/list.js';
 import type { Parent } from '../../queries/parents.js';
 import type { Statement } from '../../queries/statement.js';
 import { notFound } from '../errors.js';
-import { sendResource } from '../respond.js';
+import { sendRendered, sendResource } from '../respond.js';
 import type { RouteContext } from './context.js';
 
 export const queryOf = (request: FastifyRequest): RawQuery => parseQueryString(searchOf(request.raw.url ?? ''));
@@ -32,7 +32,7 @@ export async function sendList<R extends ListRow>(
   read: ListRead<R>,
 ): Promise<FastifyReply> {
   const page = await ctx.read(request, (reader) => readListPage<R>(reader, read.plan, read.source, read.parent));
-  return sendResource(request, reply, presentListPage(read.plan, page, read.item));
+  return sendRendered(request, reply, renderListPage(read.plan, page, read.item));
 }
 
 export async function sendDetail<R extends ListRow>(
