@@ -6,8 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorBody } from './errors.js';
 import { ifNoneMatchMatches } from './conditional.js';
-import { weakEtag } from '../present/envelope.js';
-import { renderBody, type RenderedBody } from '../present/page-memo.js';
+import { renderBody, weakEtag, type RenderedBody } from '../present/envelope.js';
 
 export const CACHE_RESOURCE = 'public, max-age=60';
 export const CACHE_NONE = 'no-store';
@@ -20,7 +19,7 @@ export function sendResource(request: FastifyRequest, reply: FastifyReply, paylo
   return sendRendered(request, reply, renderBody(payload));
 }
 
-/** A successful resource read already rendered (present/page-memo.ts), sent as sendResource sends it. */
+/** A successful resource read already rendered (present/envelope.ts, present/page-memo.ts), sent as sendResource sends it. */
 export function sendRendered(request: FastifyRequest, reply: FastifyReply, { body, etag }: RenderedBody): FastifyReply {
   reply.header('ETag', etag).header('Cache-Control', CACHE_RESOURCE);
   if (ifNoneMatchMatches(request.headers['if-none-match'], etag)) {

@@ -105,6 +105,18 @@ function serialize(value: unknown, depth: number, parts: string[]): void {
   parts.push(first ? '{}' : '}');
 }
 
+/** A success body as the socket writes it, and its weak ETag. */
+export interface RenderedBody {
+  readonly body: Buffer;
+  readonly etag: string;
+}
+
+/** The body's bytes and their tag, computed. */
+export function renderBody(envelope: unknown): RenderedBody {
+  const body = envelopeBytes(envelope);
+  return { body, etag: weakEtag(body) };
+}
+
 /** A weak validator of the exact bytes served; request id and delivery time are not in the body. */
 export function weakEtag(body: string | Buffer): string {
   return `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`;

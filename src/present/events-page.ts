@@ -2,8 +2,8 @@
 import { eventSortArity, type EventsPlan } from '../plan/events.js';
 import type { EventsPageRows } from '../queries/events-read.js';
 import { presentEvent } from './event.js';
-import type { PageEnvelope } from './envelope.js';
-import { PageMemo, renderBody, type RenderedBody } from './page-memo.js';
+import { renderBody, type PageEnvelope, type RenderedBody } from './envelope.js';
+import { PageMemo, pageKey, rowInputs } from './page-memo.js';
 import { presentPage, sortKeysOf } from './page.js';
 
 export function presentEventsPage(plan: EventsPlan, page: EventsPageRows): PageEnvelope {
@@ -29,7 +29,7 @@ const pages = new PageMemo(64);
 /**
  * Everything an Events page's body is computed from besides its plan: `hasMore` and every value
  * of every row (its own columns as the shared frozen object, the phase, the stored previews'
- * texts, the sort keys), and the previews' rows. `null` when the page also shows what its own
+ * texts, which decide their rows, the sort keys). `null` when the page also shows what its own
  * statement does not read: Series and Edition programs (their statements' rows are not listed),
  * and previews read by the preview statements (rich ones, or an Event's whose stored row is
  * missing): those rows are new arrays on every read, so such a page could never be reused.
@@ -37,19 +37,13 @@ const pages = new PageMemo(64);
 function pageInputs(plan: EventsPlan, page: EventsPageRows): unknown[] | null {
   const { fields, include } = plan.controls;
   if (include.length > 0 || fields.includes('directEventSeries') || fields.includes('editionPrograms')) return null;
-  const inputs: unknown[] = [page.hasMore];
-  for (const row of page.rows) {
-    for (const key in row) inputs.push(key, (row as unknown as Record<string, unknown>)[key]);
-    for (const previews of [page.relations.artists.get(row.id), page.relations.venues.get(row.id)]) {
-      if (previews !== undefined && !Object.isFrozen(previews)) return null;
-      inputs.push(previews);
-    }
-  }
-  return inputs;
+  const { artists, venues } = page.relations;
+  const readLive = (list: readonly unknown[] | undefined) => list !== undefined && !Object.isFrozen(list);
+  if (page.rows.some((row) => readLive(artists.get(row.id)) || readLive(venues.get(row.id)))) return null;
+  return rowInputs(page.hasMore, page.rows);
 }
 
 /** The page's body and ETag: rendered, or as last rendered when nothing it is computed from changed. */
 export function renderEventsPage(plan: EventsPlan, page: EventsPageRows): RenderedBody {
-  const key = `${plan.path}?${plan.normalizedQuery}#${JSON.stringify(plan.after)}`;
-  return pages.render(key, pageInputs(plan, page), () => renderBody(presentEventsPage(plan, page)));
+  return pages.render(pageKey(plan), pageInputs(plan, page), () => renderBody(presentEventsPage(plan, page)));
 }

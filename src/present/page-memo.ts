@@ -10,18 +10,29 @@
  * is computed from its answer is kept. A page whose rendering fails (an invalid stored projection,
  * the sanitized 500) is never kept. Bounded by page count, oldest first out.
  */
-import { envelopeBytes, weakEtag } from './envelope.js';
+import type { CursorKey } from '../controls/cursor.js';
+import type { RenderedBody } from './envelope.js';
 
-/** A success body as the socket writes it, and its weak ETag. */
-export interface RenderedBody {
-  readonly body: Buffer;
-  readonly etag: string;
-}
+/** Which page: its path, normalized query and position (the same key always presents alike). */
+export const pageKey = (plan: { readonly path: string; readonly normalizedQuery: string; readonly after: readonly CursorKey[] | null }) =>
+  `${plan.path}?${plan.normalizedQuery}#${JSON.stringify(plan.after)}`;
 
-/** The body's bytes and their tag, computed. */
-export function renderBody(envelope: unknown): RenderedBody {
-  const body = envelopeBytes(envelope);
-  return { body, etag: weakEtag(body) };
+/**
+ * A page's inputs: `hasMore`, then every column name and value of every row as the rows stage
+ * handed them over. `null` when a value is an object that is not one of the shared frozen values
+ * (a JSON column the driver parsed anew on this read): such a page could never be reused.
+ */
+export function rowInputs(hasMore: boolean, rows: readonly object[]): unknown[] | null {
+  const inputs: unknown[] = [hasMore];
+  for (const row of rows) {
+    // for…in, not Object.entries: no arrays allocated per row on every read
+    for (const key in row) {
+      const value = (row as Record<string, unknown>)[key];
+      if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) return null;
+      inputs.push(key, value);
+    }
+  }
+  return inputs;
 }
 
 interface Kept {

@@ -24,7 +24,7 @@ export function artistListSource(c: ListControls<ArtistField, NamedSort>): Sourc
       keys: namedKeys('a', c.sort),
       identity: ['a.public_id'],
       names: ['a.name'],
-      stablePlan: where.length === 1 || (feed && where.length === 2), // unfiltered, or the feed alone
+      stablePlan: where.length === 1 || feed, // unfiltered, or the feed alone
     };
   };
 }

@@ -194,6 +194,7 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   // The operation time is a parameter only when used (an unreferenced parameter has no type).
   let nowParam: string | undefined;
   const now = () => (nowParam ??= p.add(plan.now, 'timestamptz'));
+  const upcoming = c.temporalPhaseCode === 'upcoming';
   const where = ['e.active'];
   const ctx = contextFilter(plan, p);
   if (ctx) where.push(ctx);
@@ -226,7 +227,7 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   // near in the default order walks event_places (queries/near-events.ts); other orders filter
   const walk = c.near === null || c.sort !== 'startLocalDate'
     ? null
-    : nearEventsWalk(c.near, p, SORT_KEYS[c.sort], plan.after, c.temporalPhaseCode === 'upcoming' ? upcomingBranches(now(), 'np', 'inline') : null);
+    : nearEventsWalk(c.near, p, SORT_KEYS[c.sort], plan.after, upcoming ? upcomingBranches(now(), 'np', 'inline') : null);
   if (c.near !== null && walk === null) where.push(eventNearCondition('e', c.near, p));
   if (walk !== null) where.push(...walk.conditions);
   // Statement.stablePlan: a walk of one sort index with no filter but the keyset has the same best
@@ -235,7 +236,6 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   // near walk alone or with upcoming (one ordered range of event_places per grid cell, merged:
   // the text fixes the cells' number, so one plan serves every place and time), and a range of
   // the sort index's leading column alone (above).
-  const upcoming = c.temporalPhaseCode === 'upcoming';
   const plainWalk = filters === 0 && c.near === null;
   const upcomingOnly = filters === 1 && upcoming && c.near === null;
   const nearWalkOnly = walk !== null && (filters === 0 || (filters === 1 && upcoming));
@@ -251,7 +251,7 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   // the order keys again, typed, as o0… (what an outer query orders by)
   const order = keys.map((k, i) => `${k.expr} AS o${i}`).join(', ');
   const stored = storedPreviewColumns(plainPreviews(c.fields, c.include));
-  if (c.temporalPhaseCode === 'upcoming' && c.sort === 'startLocalDate' && walk === null) {
+  if (upcoming && c.sort === 'startLocalDate' && walk === null) {
     const branch = (condition: string) => `(SELECT ${columns}, ${order}
     FROM events e ${mediaJoin}
     WHERE ${[...where, condition].join('\n      AND ')}

@@ -76,7 +76,7 @@ export function seriesListSource(c: ListControls<SeriesField, NamedSort>): Sourc
       keys: namedKeys('s', c.sort),
       identity: ['s.public_id'],
       names: ['s.name'],
-      stablePlan: where.length === 1 || (feed && where.length === 2), // unfiltered, or the feed alone
+      stablePlan: where.length === 1 || feed, // unfiltered, or the feed alone
     };
   };
 }

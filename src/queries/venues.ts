@@ -36,7 +36,7 @@ export function venueListSource(c: VenueControls): SourceBuilder {
       keys: c.sort === 'distance' ? distanceKeys('v', f.near as NonNullable<typeof f.near>, p) : namedKeys('v', c.sort),
       identity: ['v.public_id'],
       names: ['v.name'],
-      stablePlan: where.length === 1 || (feed && where.length === 2), // unfiltered, or the feed alone
+      stablePlan: where.length === 1 || feed, // unfiltered, or the feed alone
     };
   };
 }

@@ -1,8 +1,8 @@
 /** The rendered-page memo (src/present/page-memo.ts): kept only while every input is identical. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PageMemo, renderBody } from '../../src/present/page-memo.js';
-import { weakEtag } from '../../src/present/envelope.js';
+import { PageMemo } from '../../src/present/page-memo.js';
+import { renderBody, weakEtag } from '../../src/present/envelope.js';
 
 describe('PageMemo', () => {
   const counting = () => {
