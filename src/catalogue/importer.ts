@@ -4,7 +4,8 @@
  *
  *   BEGIN → temporary staging tables → stream: validate each entity, stage it in batches →
  *   SQL checks (duplicates, dangling references) → any problem: ROLLBACK, CatalogueError →
- *   merge (upserts, memberships, markers, --replace deletions) → COMMIT → ANALYZE.
+ *   merge (upserts, memberships, markers, --replace deletions) → COMMIT → ANALYZE (its own
+ *   transaction, waiting for autovacuum rather than failing).
  */
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
@@ -185,7 +186,12 @@ async function importWith(
     const collections = await mergeStaging(client, replace);
     await client.query('COMMIT');
     inTransaction = false;
-    await refreshStatistics(client);
+    try {
+      await refreshStatistics(client, db.engine);
+    } catch (err) {
+      broken = err as Error; // its session state is unknown: discarded, not returned to the pool
+      throw new Error(`the catalogue was imported and committed, but refreshing the planner's statistics failed (run ANALYZE): ${broken.message}`);
+    }
     return { importedAt, replace, entities: stager.entities, collections, durationMs: Date.now() - started };
   } catch (err) {
     if (inTransaction) {

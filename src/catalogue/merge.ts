@@ -270,7 +270,23 @@ const CATALOGUE_TABLES = [
  * believes are empty tables), many times slower than after ANALYZE (docs/performance.md).
  * Autovacuum would get there, but only after its next naptime and threshold; a service must be
  * fast from its first request.
+ *
+ * Its own transaction, without the API's lock and statement timeouts: right after a large COMMIT,
+ * autovacuum starts analyzing the same tables, and ANALYZE waits for its lock. PostgreSQL cancels
+ * an autovacuum worker that blocks a lock request after `deadlock_timeout` (1 s by default), so
+ * the pool's 500 ms lock timeout failed a committed 1,000,000-Event seed (session 10).
  */
-export async function refreshStatistics(client: pg.PoolClient): Promise<void> {
-  await client.query(`ANALYZE ${CATALOGUE_TABLES.join(', ')}`);
+export async function refreshStatistics(client: pg.PoolClient, engine: 'postgres' | 'pglite'): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    if (engine === 'postgres') {
+      await client.query('SET LOCAL statement_timeout = 0');
+      await client.query('SET LOCAL lock_timeout = 0');
+    }
+    await client.query(`ANALYZE ${CATALOGUE_TABLES.join(', ')}`);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  }
 }
