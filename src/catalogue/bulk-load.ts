@@ -3,7 +3,7 @@
  * secondary indexes and foreign keys are dropped inside the import transaction, the merge fills
  * the tables, and both are created again from their own catalogued definitions before COMMIT —
  * one sorted build per index and one join per foreign key, instead of an index entry per row in
- * 13 indexes (four of them trigram GIN) and a referential probe per row and key
+ * 14 indexes (five of them GIN: four trigram, one word) and a referential probe per row and key
  * (docs/performance.md). Primary keys and unique constraints stay: the upserts' `ON CONFLICT`
  * and the merge's joins use them.
  *

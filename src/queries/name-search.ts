@@ -13,7 +13,13 @@
  * Single-word terms keep the plain condition, so the planner's choice between the ordered walk
  * (common words) and the index (rare words) is unchanged for them.
  *
- * One index instead of two when it can: a word of printable ASCII found in the lower-cased name is
+ * Whole words first: a word of the term standing between two spaces is a whole word of every
+ * matching name (see `wholeWords`), and the folded name's word index (migration 008) holds one
+ * short posting list per word, where the trigram indexes read several long lists per word shared
+ * with every other word containing those trigrams: at 1,000,000 Events, 0.5 ms against 2.7 ms
+ * for "señor kalani live at sirius hall".
+ *
+ * Otherwise one trigram index instead of two when it can: a word of printable ASCII found in the lower-cased name is
  * also in the folded name (see `SHARED_WORD`), and it is its own folded form. So when at least two
  * of the chosen words are such words, they alone are asked of the folded name's index, for both
  * branches of the condition: one bitmap scan instead of one per column, and the same candidates
@@ -58,6 +64,27 @@ export function indexedWords(pattern: string): string[] {
     .map((w) => w.word);
 }
 
+/** Whole words the word index is asked for: at most this many, the longest (two rare words already narrow to a few rows, a third long list costs more than it saves). */
+export const WHOLE_WORDS = 2;
+
+/**
+ * The term's whole words: those between two literal spaces of the lower-cased term, of printable
+ * ASCII without the LIKE wildcards, at least three characters; longest first, ties in term order.
+ * A name matching the term contains ` word ` in its lower-cased form or, folded, in its folded
+ * form; either way ` word ` is in the folded name (`SHARED_WORD`, with the space, which folds to
+ * itself: test/unit/name-search.test.ts), so `word` is an element of the folded name split on
+ * spaces. The first and last words are not whole: the term may start or end inside a word.
+ */
+export function wholeWords(lowered: string): string[] {
+  const inner = lowered.split(' ').slice(1, -1);
+  const words = [...new Set(inner)].filter((w) => w.length >= MIN_WORD_LENGTH && SHARED_WORD.test(w) && !/[%_]/.test(w));
+  return words
+    .map((word, position) => ({ word, position }))
+    .sort((a, b) => b.word.length - a.word.length || a.position - b.position)
+    .slice(0, WHOLE_WORDS)
+    .map((w) => w.word);
+}
+
 /** The condition on alias `e` for a trimmed, non-empty term. */
 export function nameContainsCondition(term: string, p: Params): string {
   const original = term.toLowerCase();
@@ -65,6 +92,13 @@ export function nameContainsCondition(term: string, p: Params): string {
   const originalWords = indexedWords(original);
   const foldedWords = indexedWords(folded);
   const whole = (column: string, pattern: string) => `${column} LIKE ${p.add(wildcardContains(pattern))} ESCAPE ''`;
+  const complete = wholeWords(original);
+  if (complete.length > 0) {
+    // the same expression as the index (migration 008); the whole term is checked on the candidates
+    const list = complete.map((w) => p.add(w)).join(', ');
+    return `string_to_array(e.name_folded, ' ') @> ARRAY[${list}]::text[]
+      AND (${whole("(e.name_lower || '')", original)} OR ${whole("(e.name_folded || '')", folded)})`;
+  }
   if (originalWords.length === 0 || foldedWords.length === 0) {
     return `(${whole('e.name_lower', original)} OR ${whole('e.name_folded', folded)})`;
   }

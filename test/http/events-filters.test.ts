@@ -183,6 +183,14 @@ for (const engine of engines()) {
       assert.deepEqual(await check({ nameContains: 'cafe kalani' }), ['EvCombMark01'], 'found in the folded name only');
       assert.deepEqual(await check({ nameContains: 'caf\u00e9 kalani matinee' }), ['EvCombMark01'], 'precomposed é: the folded name decides');
       assert.deepEqual(await check({ nameContains: 'cafe\u0301 kalani' }), ['EvCombMark01'], 'the lower-cased name decides');
+      // words between two spaces of the term are asked of the folded name's word index (migration 008)
+      assert.deepEqual(await check({ nameContains: 'señor kalani live at sirius' }), ['EvNbspWords1'], 'NO-BREAK SPACE folds to a space: the folded name decides');
+      assert.deepEqual(await check({ nameContains: 'r kalani live at sirius' }), ['EvNbspWords1'], 'a tab is not a space');
+      assert.deepEqual(await check({ nameContains: 'r kalani\tlive at sirius lounge' }), ['EvTabWords01'], 'the tab inside a word of the name and of the term');
+      assert.deepEqual(await check({ nameContains: 'kalani live at siriu' }), ['EvNbspWords1'], 'the last word may end inside a word');
+      assert.deepEqual(await check({ nameContains: 'x kalani live at sirius' }), [], 'every whole word present, not the term');
+      assert.deepEqual(await check({ nameContains: 'ani live at sirius h' }), ['EvNbspWords1'], 'the first word may start inside a word');
+      assert.deepEqual(await check({ nameContains: 'kalani live at sirius hall kalani' }), []);
       assert.deepEqual(await check({ nameContains: 'canary_inactive' }), []);
       assert.equal((await check({ nameContains: '%' }, 50)).length, w.cat.activeEvents().length);
       assert.equal((await check({ nameContains: '_' }, 50)).length, w.cat.activeEvents().length);

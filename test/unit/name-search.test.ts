@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { indexedWords, nameContainsCondition, sharedWords } from '../../src/queries/name-search.js';
+import { indexedWords, nameContainsCondition, sharedWords, wholeWords } from '../../src/queries/name-search.js';
 import { foldName } from '../../src/text/normalize.js';
 import { Params } from '../../src/queries/sql.js';
 
@@ -47,11 +47,61 @@ describe('words both branches may ask of the folded name', () => {
     assert.deepEqual(sharedWords([]), []);
   });
 
-  test('a multi-word term with two such words asks one index (the folded name) for them', () => {
+  test('a multi-word term with two such words and no whole word asks one index (the folded name) for them', () => {
+    const p = new Params();
+    const sql = nameContainsCondition('Señor Kalani%Sirius Hall', p);
+    assert.match(sql, /^\(e\.name_folded LIKE \$1 ESCAPE '' AND e\.name_folded LIKE \$2 ESCAPE ''\)\s+AND \(\(e\.name_lower \|\| ''\) LIKE \$3 ESCAPE '' OR \(e\.name_folded \|\| ''\) LIKE \$4 ESCAPE ''\)$/);
+    assert.deepEqual(p.values, ['%kalani%', '%sirius%', '%señor kalani%sirius hall%', '%senor kalani%sirius hall%']);
+  });
+});
+
+describe('whole words (the folded name\'s word index)', () => {
+  test('words between two spaces of the term, printable ASCII without wildcards, three characters or more, the two longest', () => {
+    assert.deepEqual(wholeWords('señor kalani live at sirius hall'), ['kalani', 'sirius']);
+    assert.deepEqual(wholeWords('a bc def b'), ['def']);
+    assert.deepEqual(wholeWords('x fête live y'), ['live'], 'not ASCII: not whole for both branches');
+    assert.deepEqual(wholeWords('x ka_ni l%ve y'), [], 'a wildcard inside: not a literal word');
+    assert.deepEqual(wholeWords('x kalani\tlive y'), [], 'only U+0020 separates words');
+    assert.deepEqual(wholeWords('kalani sirius'), [], 'first and last words may be parts of words');
+    assert.deepEqual(wholeWords('tour'), []);
+    assert.deepEqual(wholeWords('x abc abc y'), ['abc']);
+    assert.deepEqual(wholeWords('x  abcd  y'), ['abcd']);
+  });
+
+  test('a term with a whole word asks the word index, and checks the whole term on the candidates', () => {
     const p = new Params();
     const sql = nameContainsCondition('Señor Kalani live at Sirius Hall', p);
-    assert.match(sql, /^\(e\.name_folded LIKE \$1 ESCAPE '' AND e\.name_folded LIKE \$2 ESCAPE ''\)\s+AND \(\(e\.name_lower \|\| ''\) LIKE \$3 ESCAPE '' OR \(e\.name_folded \|\| ''\) LIKE \$4 ESCAPE ''\)$/);
-    assert.deepEqual(p.values, ['%kalani%', '%sirius%', '%señor kalani live at sirius hall%', '%senor kalani live at sirius hall%']);
+    assert.match(sql, /^string_to_array\(e\.name_folded, ' '\) @> ARRAY\[\$1, \$2\]::text\[\]\s+AND \(\(e\.name_lower \|\| ''\) LIKE \$3 ESCAPE '' OR \(e\.name_folded \|\| ''\) LIKE \$4 ESCAPE ''\)$/);
+    assert.deepEqual(p.values, ['kalani', 'sirius', '%señor kalani live at sirius hall%', '%senor kalani live at sirius hall%']);
+  });
+
+  // Soundness: a name the whole condition matches has every whole word in its folded name's words.
+  const awkwardWords = ['kalani', 'Live', 'AT', 'ﬁne', 'ǅemal', 'fête', 'İstanbul', 'ΟΔΟΣ', '\u212Aing', 'x', '%', '_', 'a_b', '東京', 'café', 'cafe\u0301'];
+  const separators = [' ', ' ', ' ', '  ', '\u00a0', '\t', '-', '\u00a8', ': '];
+  const likeRegExp = (pattern: string) =>
+    new RegExp(`^${[...pattern].map((c) => (c === '%' ? '[\\s\\S]*' : c === '_' ? '[\\s\\S]' : c.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'))).join('')}$`, 'u');
+  test('every name the term matches (either branch) has the whole words among its folded words', () => {
+    const nameArb = fc.array(fc.tuple(fc.constantFrom(...awkwardWords), fc.constantFrom(...separators)), { minLength: 1, maxLength: 8 })
+      .map((parts) => parts.map(([w, sep]) => w + sep).join('').trim());
+    fc.assert(
+      fc.property(nameArb, fc.nat(), fc.nat(), fc.boolean(), fc.nat(), (name, a, b, fromFolded, wild) => {
+        const source = fromFolded ? foldName(name) : name.toLowerCase();
+        const from = a % (source.length + 1);
+        let term = source.slice(from, from + (b % 40) + 1).trim();
+        if (term === '') return;
+        // sometimes a wildcard in place of one character
+        if (wild % 3 === 0) {
+          const at = wild % term.length;
+          term = term.slice(0, at) + (wild % 2 ? '_' : '%') + term.slice(at + 1);
+        }
+        const original = term.toLowerCase();
+        const matches = likeRegExp(`%${original}%`).test(name.toLowerCase()) || likeRegExp(`%${foldName(term)}%`).test(foldName(name));
+        if (!matches) return;
+        const words = foldName(name).split(' ');
+        for (const w of wholeWords(original)) assert.ok(words.includes(w), `${JSON.stringify(name)} / ${JSON.stringify(term)}: ${w}`);
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   // What the single index rests on: an ASCII word of the lower-cased name is in the folded name.
@@ -60,19 +110,21 @@ describe('words both branches may ask of the folded name', () => {
   // final sigma, never ASCII), so it suffices that each code point's lower case, where it is all
   // printable ASCII, folds to the same text, and otherwise keeps the ASCII at its two ends.
   const PRINTABLE = /^[\x21-\x7e]+$/;
-  test('every code point: its lower case and its folded form agree on their printable ASCII', () => {
+  // with the space: the whole words (`wholeWords`) rest on ` word ` being kept too
+  const ASCII_RUN = /^[\x20-\x7e]+$/;
+  test('every code point: its lower case and its folded form agree on their printable ASCII and spaces', () => {
     const broken: string[] = [];
     for (let cp = 0; cp <= 0x10ffff; cp++) {
       if (cp >= 0xd800 && cp <= 0xdfff) continue;
       const c = String.fromCodePoint(cp);
       const lower = c.toLowerCase();
       const folded = foldName(c);
-      if (PRINTABLE.test(lower)) {
+      if (ASCII_RUN.test(lower)) {
         if (folded !== lower) broken.push(cp.toString(16));
         continue;
       }
-      const head = /^[\x21-\x7e]+/.exec(lower)?.[0];
-      const tail = /[\x21-\x7e]+$/.exec(lower)?.[0];
+      const head = /^[\x20-\x7e]+/.exec(lower)?.[0];
+      const tail = /[\x20-\x7e]+$/.exec(lower)?.[0];
       if ((head !== undefined && !folded.startsWith(head)) || (tail !== undefined && !folded.endsWith(tail))) broken.push(cp.toString(16));
     }
     assert.deepEqual(broken, []);
@@ -89,7 +141,7 @@ describe('words both branches may ask of the folded name', () => {
     assert.deepEqual(reordered, []);
   });
 
-  test('names of awkward characters: every ASCII word of the lower-cased name is in the folded name', () => {
+  test('names of awkward characters: every run of printable ASCII and spaces of the lower-cased name is in the folded name', () => {
     const awkward = ['a', 'K', 'k', 'İ', 'ı', 'é', 'e\u0301', '\u0301', 'ß', 'ẞ', 'Σ', 'ς', 'ﬁ', '½', '①', 'Ⅻ', 'Ǆ', 'ǅ', 'Å', 'Å', 'Ω', '\u212A', '\u0345', 'ΐ', ' ', '-', '%', '_', '東', '\u{1F600}', 'Z', 'x'];
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...awkward), { maxLength: 24 }), fc.nat(), fc.nat(), (chars, a, b) => {
@@ -97,7 +149,7 @@ describe('words both branches may ask of the folded name', () => {
         const lower = name.toLowerCase();
         const from = a % (lower.length + 1);
         const word = lower.slice(from, from + (b % 8) + 1);
-        if (!PRINTABLE.test(word)) return;
+        if (!ASCII_RUN.test(word)) return;
         assert.ok(foldName(name).includes(word), `${JSON.stringify(name)} → ${JSON.stringify(word)}`);
       }),
       { numRuns: 2000 },
