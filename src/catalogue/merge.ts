@@ -19,7 +19,7 @@ import { ARTIST_PUBLIC_MEDIA_FROM_STAGE, refreshArtistPublicMedia } from './arti
 import { deferEventIndexes } from './bulk-load.js';
 import { refreshEventPlaces } from './event-places.js';
 import { isBulkImport, refreshEventPreviews } from './event-previews.js';
-import { primaryVenueKeyFromStage, refreshPrimaryVenueKeys } from './primary-venue.js';
+import { PRIMARY_VENUE_KEYS_FROM_STAGE, refreshPrimaryVenueKeys } from './primary-venue.js';
 import { STAGE } from './rows.js';
 
 /**
@@ -104,10 +104,10 @@ const MERGE: Record<Collection, MergeSpec> = {
       ['profile_media_id', 'm.id'],
       ...same('links', 'ticket_links', 'digital_locations', 'authoring'),
       // computed with the row, so a bulk import writes each Event once (Venues merge first)
-      ['primary_locality_key', primaryVenueKeyFromStage('locality_key')],
-      ['primary_country_key', primaryVenueKeyFromStage('country_name_lower')],
+      ['primary_locality_key', 'pk.locality_key'],
+      ['primary_country_key', 'pk.country_key'],
     ],
-    joins: PROFILE,
+    joins: `${PROFILE} LEFT JOIN LATERAL (${PRIMARY_VENUE_KEYS_FROM_STAGE}) pk ON true`,
     hash: WITH_PROFILE,
   },
 };

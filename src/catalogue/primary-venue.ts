@@ -22,10 +22,16 @@ const ORDER: Record<KeyColumn, string> = {
 };
 const ELIGIBLE = `v.active AND v.locality <> '' AND v.country_name <> ''`;
 
-/** The key of a staged Event (`s`, its Venue publicIds in `s.venue_pids`). */
-export const primaryVenueKeyFromStage = (column: KeyColumn) =>
-  `(SELECT v.${column} FROM unnest(s.venue_pids) AS t(pid) JOIN venues v ON v.public_id = t.pid
-     WHERE ${ELIGIBLE} ORDER BY ${ORDER[column]} LIMIT 1)`;
+/**
+ * Both keys of a staged Event (`s`, its Venue publicIds in `s.venue_pids`) as `locality_key` and
+ * `country_key`, for a LATERAL join: one probe per Venue and the first of each order taken by an
+ * ordered aggregate. Two `ORDER BY … LIMIT 1` subqueries, one per key, cost 7.0 s against 2.1 s
+ * over 1,000,000 staged Events (the same values for every one of them; session 10).
+ */
+export const PRIMARY_VENUE_KEYS_FROM_STAGE = `SELECT (array_agg(v.locality_key ORDER BY ${ORDER.locality_key}))[1] AS locality_key,
+         (array_agg(v.country_name_lower ORDER BY ${ORDER.country_name_lower}))[1] AS country_key
+    FROM unnest(s.venue_pids) AS t(pid) JOIN venues v ON v.public_id = t.pid
+   WHERE ${ELIGIBLE}`;
 
 /** The key of a stored Event (`c.id`). */
 const primaryVenueKeyStored = (column: KeyColumn) =>
