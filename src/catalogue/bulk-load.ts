@@ -50,7 +50,13 @@ const DEFERRABLE = `
 export interface DeferredIndexes {
   /** No Event was stored: every Event after the merge is one of the document's. */
   readonly first: boolean;
-  /** Creates the dropped keys, indexes and foreign keys again (after the merge, before COMMIT). */
+  /**
+   * Creates the dropped primary keys of `tables` again (the memberships, once written: the stored
+   * previews read them in Event order through those keys; the previews and places stay keyless
+   * until `restore`, as they are written).
+   */
+  readonly restoreKeys: (tables: readonly string[]) => Promise<void>;
+  /** Creates the dropped indexes and foreign keys again (after the merge, before COMMIT). */
   readonly restore: () => Promise<void>;
 }
 
@@ -60,7 +66,7 @@ export interface DeferredIndexes {
  */
 export async function deferEventIndexes(client: pg.PoolClient): Promise<DeferredIndexes> {
   const { rows: empty } = await client.query<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM events) AS empty');
-  if (!empty[0]!.empty) return { first: false, restore: async () => {} };
+  if (!empty[0]!.empty) return { first: false, restoreKeys: async () => {}, restore: async () => {} };
   const { rows } = await client.query<Deferred>(DEFERRABLE, [TABLES, CHILDREN]);
   const fks = rows.filter((r) => r.kind === 'fk');
   const keys = rows.filter((r) => r.kind === 'key');
@@ -68,10 +74,17 @@ export async function deferEventIndexes(client: pg.PoolClient): Promise<Deferred
   for (const fk of fks) await client.query(`ALTER TABLE ${fk.table} DROP CONSTRAINT ${fk.name}`);
   for (const key of keys) await client.query(`ALTER TABLE ${key.table} DROP CONSTRAINT ${key.name}`);
   for (const index of indexes) await client.query(`DROP INDEX ${index.name}`);
+  let pending = keys;
+  const restoreKeys = async (tables: readonly string[]) => {
+    // regclass text is schema-qualified when the schema is not on the search path
+    const chosen = pending.filter((k) => tables.includes(k.table.split('.').pop()!));
+    pending = pending.filter((k) => !chosen.includes(k));
+    for (const key of chosen) await client.query(`ALTER TABLE ${key.table} ADD CONSTRAINT ${key.name} ${key.definition}`);
+  };
   const restore = async () => {
-    for (const key of keys) await client.query(`ALTER TABLE ${key.table} ADD CONSTRAINT ${key.name} ${key.definition}`);
+    await restoreKeys(CHILDREN); // those not restored yet
     for (const index of indexes) await client.query(index.definition);
     for (const fk of fks) await client.query(`ALTER TABLE ${fk.table} ADD CONSTRAINT ${fk.name} ${fk.definition}`);
   };
-  return { first: true, restore };
+  return { first: true, restoreKeys, restore };
 }

@@ -224,6 +224,9 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
     );
   }
 
+  // a first import's membership keys, dropped for the load: the previews read them in Event order
+  await deferred.restoreKeys(MEMBERSHIPS.map((m) => m.table));
+
   // The steps below join the merged tables with the staged ones. Planned on the statistics of
   // before a bulk import, they went wrong: a second 100,000-Event catalogue imported into a first
   // spent 40 s in the Venues' media follow-up, 21 s on Artist public media and 62 s collecting the
