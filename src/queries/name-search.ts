@@ -19,11 +19,12 @@
  * with every other word containing those trigrams: at 1,000,000 Events, 0.5 ms against 2.7 ms
  * for "señor kalani live at sirius hall".
  *
- * Otherwise one trigram index instead of two when it can: a word of printable ASCII found in the lower-cased name is
- * also in the folded name (see `SHARED_WORD`), and it is its own folded form. So when at least two
- * of the chosen words are such words, they alone are asked of the folded name's index, for both
- * branches of the condition: one bitmap scan instead of one per column, and the same candidates
- * or more (the whole term still decides). docs/performance.md has the measurements.
+ * Otherwise one trigram index instead of two when it can: a word of printable ASCII found in the
+ * lower-cased name is also in the folded name (see `SHARED_WORD`), and it is its own folded form.
+ * So when at least two of the chosen words are such words, they alone are asked of the folded
+ * name's index, for both branches of the condition: one bitmap scan instead of one per column, and
+ * the same candidates or more (the whole term still decides). docs/performance.md has the
+ * measurements.
  */
 import { foldName } from '../text/normalize.js';
 import { wildcardContains, type Params } from './sql.js';
@@ -64,7 +65,10 @@ export function indexedWords(pattern: string): string[] {
     .map((w) => w.word);
 }
 
-/** Whole words the word index is asked for: at most this many, the longest (two rare words already narrow to a few rows, a third long list costs more than it saves). */
+/**
+ * Whole words the word index is asked for: at most this many, the longest (two rare words already
+ * narrow to a few rows; a third, common word's long posting list costs more than it saves).
+ */
 export const WHOLE_WORDS = 2;
 
 /**
