@@ -3,7 +3,7 @@ import type { ListControls } from '../controls/resource.js';
 import type { ArtistField, NamedSort } from '../plan/resource-fields.js';
 import { artistColumns, artistMediaJoin } from './items.js';
 import { namedKeys, type SourceBuilder } from './list.js';
-import { Params, literalNameMatch, updatedSinceCondition } from './sql.js';
+import { Params, literalNameMatch, addUpdatedSince } from './sql.js';
 import type { Statement } from './statement.js';
 
 /** Legacy Artists may hold several profile media: the first ready one (queries/items.ts). */
@@ -14,8 +14,7 @@ export function artistListSource(c: ListControls<ArtistField, NamedSort>): Sourc
     const where = ['a.active'];
     if (c.nameContains !== null) where.push(literalNameMatch('a', c.nameContains, p));
     // the updatedAt feed alone: a range walk of the sort index, stable (queries/sql.ts)
-    const feed = c.updatedSince !== null && c.sort === 'updatedAt' && where.length === 1;
-    if (c.updatedSince !== null) where.push(updatedSinceCondition('a', c.updatedSince, feed, p));
+    const feed = addUpdatedSince(where, 'a', c.updatedSince, c.sort === 'updatedAt', p);
     return {
       name: 'artists.list',
       columns: artistColumns('a', c.fields),

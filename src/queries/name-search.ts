@@ -57,11 +57,15 @@ export function sharedWords(words: readonly string[]): string[] {
  */
 export function indexedWords(pattern: string): string[] {
   const words = [...new Set(pattern.split(/[\s%_]+/u))].filter((w) => [...w].length >= MIN_WORD_LENGTH);
-  if (words.length < 2) return [];
+  return words.length < 2 ? [] : longestFirst(words, INDEXED_WORDS);
+}
+
+/** At most `count` of `words`, longest (in code points) first, ties in their order. */
+function longestFirst(words: readonly string[], count: number): string[] {
   return words
     .map((word, position) => ({ word, position, length: [...word].length }))
     .sort((a, b) => b.length - a.length || a.position - b.position)
-    .slice(0, INDEXED_WORDS)
+    .slice(0, count)
     .map((w) => w.word);
 }
 
@@ -82,27 +86,25 @@ export const WHOLE_WORDS = 2;
 export function wholeWords(lowered: string): string[] {
   const inner = lowered.split(' ').slice(1, -1);
   const words = [...new Set(inner)].filter((w) => w.length >= MIN_WORD_LENGTH && SHARED_WORD.test(w) && !/[%_]/.test(w));
-  return words
-    .map((word, position) => ({ word, position }))
-    .sort((a, b) => b.word.length - a.word.length || a.position - b.position)
-    .slice(0, WHOLE_WORDS)
-    .map((w) => w.word);
+  return longestFirst(words, WHOLE_WORDS);
 }
 
 /** The condition on alias `e` for a trimmed, non-empty term. */
 export function nameContainsCondition(term: string, p: Params): string {
   const original = term.toLowerCase();
   const folded = foldName(term);
-  const originalWords = indexedWords(original);
-  const foldedWords = indexedWords(folded);
   const whole = (column: string, pattern: string) => `${column} LIKE ${p.add(wildcardContains(pattern))} ESCAPE ''`;
+  // the whole term, on the candidates, through expressions no index serves
+  const recheck = () => `(${whole("(e.name_lower || '')", original)} OR ${whole("(e.name_folded || '')", folded)})`;
   const complete = wholeWords(original);
   if (complete.length > 0) {
-    // the same expression as the index (migration 008); the whole term is checked on the candidates
+    // the same expression as the index (migration 008)
     const list = complete.map((w) => p.add(w)).join(', ');
     return `string_to_array(e.name_folded, ' ') @> ARRAY[${list}]::text[]
-      AND (${whole("(e.name_lower || '')", original)} OR ${whole("(e.name_folded || '')", folded)})`;
+      AND ${recheck()}`;
   }
+  const originalWords = indexedWords(original);
+  const foldedWords = indexedWords(folded);
   if (originalWords.length === 0 || foldedWords.length === 0) {
     return `(${whole('e.name_lower', original)} OR ${whole('e.name_folded', folded)})`;
   }
@@ -111,5 +113,5 @@ export function nameContainsCondition(term: string, p: Params): string {
   const candidates =
     shared.length > 0 ? words('e.name_folded', shared) : `(${words('e.name_lower', originalWords)}) OR (${words('e.name_folded', foldedWords)})`;
   return `(${candidates})
-      AND (${whole("(e.name_lower || '')", original)} OR ${whole("(e.name_folded || '')", folded)})`;
+      AND ${recheck()}`;
 }

@@ -8,7 +8,7 @@ import type { ListControls } from '../controls/resource.js';
 import type { EditionField, EditionSort, NamedSort, SeriesField } from '../plan/resource-fields.js';
 import { MEDIA_COLUMNS, selectedMediaJoin as mediaJoin, type MediaColumns } from './items.js';
 import { editionKeys, namedKeys, type SourceBuilder } from './list.js';
-import { Params, dateText, literalNameMatch, updatedSinceCondition, utcText } from './sql.js';
+import { Params, dateText, literalNameMatch, addUpdatedSince, utcText } from './sql.js';
 import type { Statement } from './statement.js';
 
 /** A Series row: the selected columns (the profile media ones when `profileMedia` is selected). */
@@ -66,8 +66,7 @@ export function seriesListSource(c: ListControls<SeriesField, NamedSort>): Sourc
     const where = ['s.active'];
     if (c.nameContains !== null) where.push(literalNameMatch('s', c.nameContains, p));
     // the updatedAt feed alone: a range walk of the sort index, stable (queries/sql.ts)
-    const feed = c.updatedSince !== null && c.sort === 'updatedAt' && where.length === 1;
-    if (c.updatedSince !== null) where.push(updatedSinceCondition('s', c.updatedSince, feed, p));
+    const feed = addUpdatedSince(where, 's', c.updatedSince, c.sort === 'updatedAt', p);
     return {
       name: 'series.list',
       columns: seriesColumns('s', c.fields),

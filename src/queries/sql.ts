@@ -118,13 +118,18 @@ export const literalNameMatch = (alias: string, term: string, params: Params) =>
   `${alias}.name_lower LIKE ${params.add(literalContains(lowerName(term)))} ESCAPE '\\'`;
 
 /**
- * `updatedSince` on a list's `alias.updated_at`. `alone`: no other filter, in the updatedAt order,
- * so the condition is a range of the sort index's leading column, the same best plan (a range walk)
- * for every value; the bound is then a sub-SELECT, which PostgreSQL prices as unknown in the
- * generic and the custom plan alike, so the prepared statement keeps its generic plan (priced from
- * the value, the custom plan looked cheaper and was made on every execution; docs/performance.md).
+ * Adds `updatedSince` (when given) on a list's `alias.updated_at` to `where`. `feedOrder`: the
+ * list is in the updatedAt order and has no filter but those already in `where`. When `where` then
+ * holds only the activity condition, this is the updatedAt feed alone: a range of the sort index's
+ * leading column, the same best plan (a range walk) for every value, so the bound is written as a
+ * sub-SELECT, which PostgreSQL prices as unknown in the generic and the custom plan alike, and the
+ * prepared statement keeps its generic plan (priced from the value, the custom plan looked cheaper
+ * and was made on every execution; docs/performance.md). Returns whether it is (a stable plan).
  */
-export function updatedSinceCondition(alias: string, since: string, alone: boolean, params: Params): string {
+export function addUpdatedSince(where: string[], alias: string, since: string | null, feedOrder: boolean, params: Params): boolean {
+  if (since === null) return false;
+  const alone = feedOrder && where.length === 1;
   const bound = params.add(since, 'timestamptz');
-  return `${alias}.updated_at >= ${alone ? `(SELECT ${bound})` : bound}`;
+  where.push(`${alias}.updated_at >= ${alone ? `(SELECT ${bound})` : bound}`);
+  return alone;
 }

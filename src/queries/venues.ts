@@ -10,7 +10,7 @@ import { localityKey } from '../text/normalize.js';
 import { selectedMediaJoin as mediaJoin, venueColumns } from './items.js';
 import { namedKeys, type SourceBuilder } from './list.js';
 import { distanceKeys, distanceKmColumn, venueNearCondition } from './near.js';
-import { Params, literalNameMatch, updatedSinceCondition } from './sql.js';
+import { Params, literalNameMatch, addUpdatedSince } from './sql.js';
 import type { Statement } from './statement.js';
 
 export function venueListSource(c: VenueControls): SourceBuilder {
@@ -22,8 +22,7 @@ export function venueListSource(c: VenueControls): SourceBuilder {
     if (f.countryCode !== null) where.push(`v.country_code = ${p.add(f.countryCode)}`);
     if (f.statusCode !== null) where.push(`v.status_code = ${p.add(f.statusCode)}`);
     // the updatedAt feed alone: a range walk of the sort index, stable (queries/sql.ts)
-    const feed = c.updatedSince !== null && c.sort === 'updatedAt' && where.length === 1 && f.near === null;
-    if (c.updatedSince !== null) where.push(updatedSinceCondition('v', c.updatedSince, feed, p));
+    const feed = addUpdatedSince(where, 'v', c.updatedSince, c.sort === 'updatedAt' && f.near === null, p);
     if (f.near !== null) where.push(venueNearCondition('v', f.near, p));
     const columns = venueColumns('v', c.fields);
     if (f.near !== null) columns.push(distanceKmColumn('v', f.near, p));
