@@ -30,6 +30,7 @@ export async function openStore(config: Config): Promise<Database> {
     connectionTimeoutMs: config.connectionTimeoutMs,
     // each admitted read runs at most 3 statements at once, plus one for the readiness probe
     maxConnections: config.dbReads * 3 + 1,
+    pipelineConnections: config.dbPipeline,
   });
   try {
     // reads the schema version; migrates only a writable database with LINEUP_MIGRATE on

@@ -69,6 +69,8 @@ export async function openTestDatabase(engine: EngineUnderTest, opts: { statemen
     schema,
     statementTimeoutMs: opts.statementTimeoutMs ?? 3000,
     maxConnections: 8,
+    // CI's PostgreSQL pass runs the suites once more with pipelined connections (LINEUP_DB_PIPELINE)
+    pipelineConnections: Number(process.env.LINEUP_TEST_PIPELINE ?? 0),
     ...(snapshot ? { pgliteSnapshot: snapshot } : {}),
   });
   await migrate(db);
@@ -206,9 +208,14 @@ export function holdStatements(db: Database, guardMs = 30_000): HeldStatements {
       return result;
     };
   }
+  // pipelined connections (LINEUP_TEST_PIPELINE) take no statement while holding: every one goes to the pool, held
+  const pipeline = db.pipeline as unknown as { tryQuery: (...a: unknown[]) => unknown } | undefined;
+  const tryQuery = pipeline?.tryQuery;
+  if (pipeline) pipeline.tryQuery = () => null;
   const restore = () => {
     pool.query = originals.query;
     pool.connect = originals.connect;
+    if (pipeline && tryQuery) pipeline.tryQuery = tryQuery;
   };
   const untilHeld = (n: number) =>
     held >= n ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ n, resolve }));

@@ -24,6 +24,8 @@ export interface Config {
   readonly migrate: boolean;
   /** Name stable-plan statements (prepared once per connection); off behind a transaction pooler. */
   readonly preparedStatements: boolean;
+  /** Pipelined connections for the named statements (PostgreSQL, direct connections only; 0 = none, also whenever naming is off). */
+  readonly dbPipeline: number;
   /** On SIGTERM, ready answers 503 this long while requests are still served, before the drain. */
   readonly shutdownDelayMs: number;
   /** Operator listener (/live, /ready, /metrics); null = off. */
@@ -112,6 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (requestTimeoutMs < headersTimeoutMs) {
     throw new ConfigError('LINEUP_REQUEST_TIMEOUT_MS', `must be at least LINEUP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}), got ${requestTimeoutMs}`);
   }
+  const preparedStatements = boolean(env, 'LINEUP_PREPARED_STATEMENTS', true);
+  const dbPipeline = integer(env, 'LINEUP_DB_PIPELINE', 0, 0, 64);
   return {
     host,
     port: integer(env, 'PORT', 3000, 0, 65535),
@@ -128,7 +132,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: integer(env, 'LINEUP_SHUTDOWN_GRACE_MS', 5000, 0, 600_000),
     logLevel,
     migrate: boolean(env, 'LINEUP_MIGRATE', true),
-    preparedStatements: boolean(env, 'LINEUP_PREPARED_STATEMENTS', true),
+    preparedStatements,
+    // they carry only named statements: none when naming is off (behind a transaction pooler)
+    dbPipeline: preparedStatements ? dbPipeline : 0,
     shutdownDelayMs: integer(env, 'LINEUP_SHUTDOWN_DELAY_MS', 0, 0, 600_000),
     adminPort: adminPortRaw === '' || adminPortRaw.toLowerCase() === 'off' ? null : integer(env, 'LINEUP_ADMIN_PORT', 0, 0, 65535),
     adminHost: (env.LINEUP_ADMIN_HOST ?? '127.0.0.1').trim() || '127.0.0.1',

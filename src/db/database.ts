@@ -11,6 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config/config.js';
 import { copyInPglite, copyInPostgres, type CopyIn } from './copy.js';
+import { PipelinedConnections } from './pipeline.js';
 import { SingleClientPool } from './single-client-pool.js';
 
 export type Engine = 'postgres' | 'pglite';
@@ -22,6 +23,8 @@ export interface DatabaseOptions {
   readonly connectionTimeoutMs?: number;
   /** Pool size (PostgreSQL only; PGlite has exactly one connection). */
   readonly maxConnections?: number;
+  /** Pipelined connections for named statements (PostgreSQL only; src/db/pipeline.ts). */
+  readonly pipelineConnections?: number;
   /** Schema to use instead of `public` (tests isolate themselves with it on PostgreSQL). */
   readonly schema?: string;
   /** PGlite only: start from this `dumpDataDir` snapshot (faster than creating a new database). */
@@ -40,6 +43,8 @@ export interface Database {
   /** Where the data is, without credentials: for the start-up log line. */
   readonly description: string;
   readonly pool: pg.Pool;
+  /** PostgreSQL with LINEUP_DB_PIPELINE: connections that may carry a named statement instead of the pool. */
+  readonly pipeline?: PipelinedConnections;
   /** The embedded instance (PGlite only), for snapshots. */
   readonly pglite?: { dumpDataDir(compression?: 'gzip' | 'none'): Promise<Blob> };
   /** Bulk load through COPY on a client of this database's pool (src/db/copy.ts). */
@@ -92,15 +97,14 @@ export async function openDatabase(target: DatabaseTarget, opts: DatabaseOptions
 
 async function openPostgres(url: string, opts: DatabaseOptions): Promise<Database> {
   const settings = sessionSettings(opts);
-  const pool = new pg.Pool({
+  const connection = {
     connectionString: url,
-    max: opts.maxConnections ?? 4,
     connectionTimeoutMillis: opts.connectionTimeoutMs ?? 2000,
-    idleTimeoutMillis: 30_000,
     options: settings.map((s) => `-c ${s}`).join(' '),
     application_name: 'lineup',
     types,
-  });
+  };
+  const pool = new pg.Pool({ ...connection, max: opts.maxConnections ?? 4, idleTimeoutMillis: 30_000 });
   // An idle client that loses its server emits 'error' on the pool; without a listener the
   // process would crash. The next checkout reconnects.
   pool.on('error', () => {});
@@ -114,7 +118,15 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
       c.release();
     }
   }
-  return { engine: 'postgres', description, pool, copyIn: copyInPostgres, close: () => pool.end() };
+  const size = opts.pipelineConnections ?? 0;
+  // named apart in pg_stat_activity, so an operator sees which backends they are
+  const pipeline = size > 0 ? new PipelinedConnections({ ...connection, application_name: 'lineup-pipelined' }, { size }) : undefined;
+  const described = size > 0 ? `${description}, ${size} pipelined connection${size === 1 ? '' : 's'}` : description;
+  const close = async (): Promise<void> => {
+    await pipeline?.close();
+    await pool.end();
+  };
+  return { engine: 'postgres', description: described, pool, ...(pipeline ? { pipeline } : {}), copyIn: copyInPostgres, close };
 }
 
 /** PGlite has no file lock of its own: two processes on one folder would corrupt it. */

@@ -129,8 +129,14 @@ export class Reader {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  /** One statement on a connection of its own, unless the read was abandoned while it waited. */
+  /**
+   * One statement: on a pipelined connection when one can take it now, else on a pool connection
+   * of its own, unless the read was abandoned while it waited for one.
+   */
   private async execute<R extends pg.QueryResultRow>(statement: Statement, name: string | undefined): Promise<pg.QueryResult<R>> {
+    // a named statement goes on a pipelined connection when one can take it now (src/db/pipeline.ts)
+    const piped = name === undefined ? null : this.db.pipeline?.tryQuery<R>({ name, text: statement.text, values: statement.values });
+    if (piped) return piped;
     const client = await this.db.pool.connect();
     if (this.abandoned) {
       client.release();

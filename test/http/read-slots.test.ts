@@ -83,7 +83,9 @@ function wrap(db: Database, c: Control): Database {
     on: () => pool,
     end: () => real.end(),
   };
-  return { ...db, pool: pool as unknown as pg.Pool };
+  // every statement through the control: none on pipelined connections (LINEUP_TEST_PIPELINE)
+  const { pipeline: _pipeline, ...rest } = db;
+  return { ...rest, pool: pool as unknown as pg.Pool };
 }
 
 // An Event detail with rich previews: after its own statement, two relationship statements run

@@ -3,7 +3,7 @@
  * `npm run test:topology`, run by CI as root:
  *
  *   lineup import ──▶ PostgreSQL primary ──streaming──▶ hot standby ◀── Lineup "direct"
- *                     (timezone America/New_York)          ▲
+ *                     (timezone America/New_York)          ▲      (LINEUP_DB_PIPELINE=2)
  *                                                          └── PgBouncer 1.18 (transaction pooling,
  *                                                              options ignored) ◀── Lineup "pooled"
  *                                                              (LINEUP_PREPARED_STATEMENTS=false)
@@ -160,7 +160,8 @@ describe('production topology: primary, streaming hot standby, PgBouncer, Lineup
 
   it('Lineup starts on the standby, directly and through PgBouncer, running no DDL', async () => {
     [direct, pooled, auto] = await Promise.all([
-      startLineup('direct', { ...SERVE_ENV, DATABASE_URL: standby.url('lineup', 'lineup') }, cleanup),
+      // direct connections to the standby: the named statements on pipelined connections too
+      startLineup('direct', { ...SERVE_ENV, DATABASE_URL: standby.url('lineup', 'lineup'), LINEUP_DB_PIPELINE: '2' }, cleanup),
       startLineup('pooled', { ...SERVE_ENV, DATABASE_URL: bouncer.url(), LINEUP_PREPARED_STATEMENTS: 'false' }, cleanup),
       startLineup('pooled-auto', { ...SERVE_ENV, DATABASE_URL: bouncer.url() }, cleanup),
     ]);
@@ -193,6 +194,13 @@ describe('production topology: primary, streaming hot standby, PgBouncer, Lineup
     assert.ok(ids.length > 500, `${ids.length} Events`);
     assert.ok(pages > 60, `${pages} pages`);
     for (const top of TOP_COLLECTIONS) assert.ok(paths.some((p) => p.startsWith(`${top}?`)));
+    // the direct process's named statements ran on its pipelined connections to the standby
+    const piped = await standby.sql<{ query: string }>(
+      `SELECT query FROM pg_stat_activity WHERE application_name = 'lineup-pipelined' AND backend_type = 'client backend'`,
+    );
+    assert.equal(piped.length, 2, JSON.stringify(piped));
+    // (a connection that has run nothing shows an empty query: one at a time, the first takes every statement)
+    assert.ok(piped.some((r) => /^\s*SELECT /.test(r.query)), JSON.stringify(piped.map((r) => r.query.slice(0, 80))));
   });
 
   it('details and 304s: an ETag from one process is current on the others', async () => {

@@ -28,6 +28,16 @@ describe('configuration', () => {
     assert.equal(c.shutdownDelayMs, 2500);
   });
 
+  test('LINEUP_DB_PIPELINE: none by default, a count of connections up to 64', () => {
+    assert.equal(loadConfig({}).dbPipeline, 0);
+    assert.equal(loadConfig({ LINEUP_DB_PIPELINE: '2' }).dbPipeline, 2);
+    // they carry only named statements: with naming off (behind a pooler) none are opened
+    assert.equal(loadConfig({ LINEUP_DB_PIPELINE: '2', LINEUP_PREPARED_STATEMENTS: 'false' }).dbPipeline, 0);
+    for (const value of ['-1', '65', 'two', '1.5']) {
+      assert.throws(() => loadConfig({ LINEUP_DB_PIPELINE: value }), (err: Error) => err instanceof ConfigError && err.message.startsWith('LINEUP_DB_PIPELINE:'));
+    }
+  });
+
   test('a bad value names its variable', () => {
     for (const [name, value] of [['LINEUP_MIGRATE', 'maybe'], ['LINEUP_PREPARED_STATEMENTS', '2'], ['LINEUP_SHUTDOWN_DELAY_MS', '-5'], ['LINEUP_SHUTDOWN_DELAY_MS', '700000']] as const) {
       assert.throws(() => loadConfig({ [name]: value }), (err: Error) => err instanceof ConfigError && err.message.startsWith(`${name}:`));

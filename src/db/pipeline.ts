@@ -1,0 +1,147 @@
+/**
+ * Pipelined connections (LINEUP_DB_PIPELINE, PostgreSQL only): a few connections in
+ * node-postgres' pipeline mode that carry the reads' named prepared statements — the statements
+ * whose plan cannot depend on their values (index walks with a LIMIT, src/db/prepared.ts).
+ * Several statements share one connection without waiting for each other's answers, so under
+ * concurrency a few busy backends do the work of many that sleep and wake per statement: at 1M
+ * Events, c=16, a Venue detail cost ≈ 65 µs less Node CPU and ≈ 29 µs less PostgreSQL CPU
+ * (docs/performance.md, "Pipelined connections").
+ *
+ * The price of pipelining is head-of-line blocking: a statement waits for the ones sent before it
+ * on its connection. It is bounded here, and a statement this cannot take goes to the pool:
+ *   - only named stable-plan statements are offered (the Reader decides), never a search whose
+ *     cost depends on its values;
+ *   - at most `depth` statements in flight per connection;
+ *   - a connection whose oldest statement has been running for `stallMs` takes nothing new;
+ *   - a connection that is connecting, or failed less than `retryMs` ago, takes nothing.
+ *
+ * Written here rather than found in a library: pg 8.23 has the pipeline mode (`pipeline: true`)
+ * but no pool of pipelined clients, and this routing (fall back to the pool, never queue) is
+ * Lineup's admission rule (spec Limits: no queue).
+ *
+ * Never behind a transaction pooler (PgBouncer): it may hand one client's pipelined statements to
+ * different servers. Named statements are turned off there (LINEUP_PREPARED_STATEMENTS=false, or
+ * by the first pooler error), and then nothing is offered here.
+ */
+import pg from 'pg';
+
+export interface PipelineOptions {
+  /** Pipelined connections. */
+  readonly size: number;
+  /** Statements in flight per connection at most. */
+  readonly depth?: number;
+  /** A connection whose oldest statement started this long ago takes nothing new. */
+  readonly stallMs?: number;
+  /** After a connection failed, this long before it is opened again. */
+  readonly retryMs?: number;
+  /** Milliseconds, monotonic (tests pass their own). */
+  readonly now?: () => number;
+}
+
+export interface PipelinedQuery {
+  readonly name: string;
+  readonly text: string;
+  readonly values: readonly unknown[];
+}
+
+/** One pipelined connection, from its opening to its failure or end. */
+interface Connection {
+  readonly client: pg.Client;
+  /** Connected and not failed since. */
+  ready: boolean;
+  /** Settles when the connection attempt has (either way). */
+  opened: Promise<void>;
+  /** When each statement in flight was sent, oldest first (answers come back in order). */
+  readonly sent: number[];
+}
+
+interface Slot {
+  connection: Connection | null;
+  /** When this slot's last connection failed (to connect, or later). */
+  failedAt: number;
+}
+
+export class PipelinedConnections {
+  private readonly slots: Slot[];
+  private readonly depth: number;
+  private readonly stallMs: number;
+  private readonly retryMs: number;
+  private readonly now: () => number;
+  private closed = false;
+
+  constructor(
+    private readonly config: pg.ClientConfig,
+    options: PipelineOptions,
+  ) {
+    this.depth = options.depth ?? 8;
+    this.stallMs = options.stallMs ?? 20;
+    this.retryMs = options.retryMs ?? 1000;
+    this.now = options.now ?? (() => performance.now());
+    this.slots = Array.from({ length: options.size }, () => ({ connection: null, failedAt: -Infinity }));
+  }
+
+  /**
+   * Sends the statement on the least busy connection that can take it now, or returns null (the
+   * caller runs it on the pool). Opens connections on first use and again after a failure.
+   */
+  tryQuery<R extends pg.QueryResultRow>(query: PipelinedQuery): Promise<pg.QueryResult<R>> | null {
+    if (this.closed) return null;
+    const now = this.now();
+    let best: Connection | null = null;
+    for (const slot of this.slots) {
+      const c = slot.connection;
+      if (c === null) {
+        if (now - slot.failedAt >= this.retryMs) this.open(slot);
+        continue;
+      }
+      if (!c.ready || c.sent.length >= this.depth || (c.sent.length > 0 && now - c.sent[0]! >= this.stallMs)) continue;
+      if (best === null || c.sent.length < best.sent.length) best = c;
+    }
+    if (best === null) return null;
+    const c = best;
+    c.sent.push(now);
+    const answered = (): void => {
+      c.sent.shift();
+    };
+    const result = c.client.query<R>({ name: query.name, text: query.text, values: query.values as unknown[] });
+    result.then(answered, answered);
+    return result;
+  }
+
+  /** Statements in flight on each open connection (tests). */
+  get inFlight(): number[] {
+    return this.slots.map((s) => s.connection?.sent.length ?? 0);
+  }
+
+  /** Ends every connection; statements already sent are answered first (pg's pipeline mode). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        const c = slot.connection;
+        if (c === null) return;
+        await c.opened; // ending a client while it connects may never settle
+        await c.client.end().catch(() => {});
+      }),
+    );
+  }
+
+  private open(slot: Slot): void {
+    const client = new pg.Client({ ...this.config, pipeline: true });
+    const connection: Connection = { client, ready: false, sent: [], opened: Promise.resolve() };
+    slot.connection = connection;
+    const fail = (): void => {
+      // pg rejects the statements still in flight itself (connection terminated)
+      if (slot.connection !== connection) return;
+      slot.connection = null;
+      slot.failedAt = this.now();
+      client.end().catch(() => {});
+    };
+    // unheard, a connection error would end the process
+    client.on('error', fail);
+    client.on('end', fail);
+    connection.opened = client.connect().then(() => {
+      if (!this.closed) connection.ready = true;
+    }, fail);
+  }
+}
