@@ -61,5 +61,8 @@ export const SERVER_ENV = {
   LINEUP_RATE_REFILL_PER_SEC: '1000000',
   LINEUP_MAX_ACTIVE_REQUESTS: '10000',
   LINEUP_LOG_LEVEL: 'silent',
+  // PostgreSQL, direct connection: the named statements on two pipelined connections (issue 16,
+  // session 11; docs/performance.md "Pipelined connections")
+  ...(ENGINE === 'postgres' ? { LINEUP_DB_PIPELINE: '2' } : {}),
 };
 

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CONNECTIONS, DB_READS, DURATION, ENGINE, EVENTS, MAX_REQUESTS_PER_CONNECTION, ROOT, WARMUP, WORK } from './config.mjs';
+import { CONNECTIONS, DB_READS, DURATION, ENGINE, EVENTS, MAX_REQUESTS_PER_CONNECTION, ROOT, SERVER_ENV, WARMUP, WORK } from './config.mjs';
 import { f1, f2, int, mb, ms, versionOf } from './util.mjs';
 
 export function renderReport({ runStarted, wrkVersion, meta, counts, sizes, serverVersion, scenarios, params, results, rss }) {
@@ -27,7 +27,7 @@ export function renderReport({ runStarted, wrkVersion, meta, counts, sizes, serv
   L.push(`| database | ${ENGINE === 'postgres' ? serverVersion : `PGlite ${versionOf('@electric-sql/pglite')} (${serverVersion.split(',')[0]})`} |`);
   if (sizes) L.push(`| PostgreSQL settings | shared_buffers ${sizes.shared_buffers}, work_mem ${sizes.work_mem}, effective_cache_size ${sizes.effective_cache_size}, random_page_cost ${sizes.random_page_cost} (defaults), jit ${sizes.jit} (set per database by the benchmark) |`);
   L.push(`| libraries | fastify ${versionOf('fastify')}, pg ${versionOf('pg')}; load: ${wrkVersion} |`);
-  L.push(`| server | \`lineup serve\` in its own process: LINEUP_DB_READS=${DB_READS}, LINEUP_RATE_BURST=1e9, LINEUP_MAX_ACTIVE_REQUESTS=10000, LINEUP_LOG_LEVEL=silent |`);
+  L.push(`| server | \`lineup serve\` in its own process: LINEUP_DB_READS=${DB_READS}${SERVER_ENV.LINEUP_DB_PIPELINE ? `, LINEUP_DB_PIPELINE=${SERVER_ENV.LINEUP_DB_PIPELINE}` : ''}, LINEUP_RATE_BURST=1e9, LINEUP_MAX_ACTIVE_REQUESTS=10000, LINEUP_LOG_LEVEL=silent |`);
   L.push(`| load | wrk -t2 (same machine) with bench/wrk/statuses.lua, connections ${CONNECTIONS.join(' and ')}, ${WARMUP} s warm-up then ${DURATION} s per route; only responses with the expected status count in req/s; p50/p99 are wrk's over every response; Lineup closes a connection every ${MAX_REQUESTS_PER_CONNECTION} responses, the references never |`);
   L.push(`| references | bench/reference.mjs in its own process, pool of ${DB_READS}: **bare** = Fastify + pg replaying the scenario's captured statements (prepared under Lineup's names where Lineup prepares them), rows → JSON.stringify; **PG-rendered** = the Events page statement in \`json_agg\`, text passed through; **fixed** = a fixed body, no database (context only) |`);
   L.push('');
