@@ -12,7 +12,9 @@
  *   - only named stable-plan statements are offered (the Reader decides), never a search whose
  *     cost depends on its values;
  *   - at most `depth` statements in flight per connection;
- *   - a connection whose oldest statement has been running for `stallMs` takes nothing new;
+ *   - a connection whose first statement in line has been running for `stallMs` takes nothing
+ *     new: it ran since the connection's last answer (or since it was sent, if later). Under load a
+ *     connection's line is long but keeps moving, and that is not a stall; a slow statement stops it;
  *   - a connection that is connecting, or failed less than `retryMs` ago, takes nothing.
  *
  * Written here rather than found in a library: pg 8.23 has the pipeline mode (`pipeline: true`)
@@ -30,7 +32,7 @@ export interface PipelineOptions {
   readonly size: number;
   /** Statements in flight per connection at most. */
   readonly depth?: number;
-  /** A connection whose oldest statement started this long ago takes nothing new. */
+  /** A connection whose first statement in line has been running this long takes nothing new. */
   readonly stallMs?: number;
   /** After a connection failed, this long before it is opened again. */
   readonly retryMs?: number;
@@ -53,6 +55,8 @@ interface Connection {
   opened: Promise<void>;
   /** When each statement in flight was sent, oldest first (answers come back in order). */
   readonly sent: number[];
+  /** When the last answer came back: the statement now first in line has been running since then (or since it was sent). */
+  answeredAt: number;
 }
 
 interface Slot {
@@ -94,7 +98,7 @@ export class PipelinedConnections {
         if (now - slot.failedAt >= this.retryMs) this.open(slot);
         continue;
       }
-      if (!c.ready || c.sent.length >= this.depth || (c.sent.length > 0 && now - c.sent[0]! >= this.stallMs)) continue;
+      if (!c.ready || c.sent.length >= this.depth || (c.sent.length > 0 && now - Math.max(c.sent[0]!, c.answeredAt) >= this.stallMs)) continue;
       if (best === null || c.sent.length < best.sent.length) best = c;
     }
     if (best === null) return null;
@@ -102,6 +106,7 @@ export class PipelinedConnections {
     c.sent.push(now);
     const answered = (): void => {
       c.sent.shift();
+      c.answeredAt = this.now();
     };
     const result = c.client.query<R>({ name: query.name, text: query.text, values: query.values as unknown[] });
     result.then(answered, answered);
@@ -128,7 +133,7 @@ export class PipelinedConnections {
 
   private open(slot: Slot): void {
     const client = new pg.Client({ ...this.config, pipeline: true });
-    const connection: Connection = { client, ready: false, sent: [], opened: Promise.resolve() };
+    const connection: Connection = { client, ready: false, sent: [], opened: Promise.resolve(), answeredAt: -Infinity };
     slot.connection = connection;
     const fail = (): void => {
       // pg rejects the statements still in flight itself (connection terminated)

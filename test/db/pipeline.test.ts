@@ -65,7 +65,7 @@ describe('pipelined connections (PostgreSQL)', { skip }, () => {
     }
   });
 
-  it('take nothing while connecting, beyond their depth, or behind a statement running for stallMs: the caller uses the pool', async () => {
+  it('take nothing while connecting, beyond their depth, or behind a statement first in line for stallMs: the caller uses the pool', async () => {
     let now = 0;
     const p = new PipelinedConnections({ connectionString: url }, { size: 1, depth: 2, stallMs: 20, now: () => now });
     try {
@@ -83,11 +83,22 @@ describe('pipelined connections (PostgreSQL)', { skip }, () => {
       const behind = p.tryQuery<{ n: number }>(echo(4));
       assert.ok(behind, 'its oldest statement has run 19 ms: still taken');
       now += 1;
-      assert.equal(p.tryQuery(echo(5)), null, 'its oldest statement has run 20 ms: stalled, nothing new behind it');
+      assert.equal(p.tryQuery(echo(5)), null, 'its first statement in line has run 20 ms: stalled, nothing new behind it');
       await Promise.all([stalling, behind]);
       const after = p.tryQuery<{ n: number }>(echo(6));
       assert.ok(after, 'taken again once the stalled statement was answered');
       assert.equal((await after).rows[0]!.n, 6);
+      // a long line that keeps moving is not a stall: the first in line counts from the last answer
+      const first = p.tryQuery(sleepy(0.1))!; // both sent at `now`
+      const next = p.tryQuery(sleepy(1))!; // still running when the checks below run
+      now += 19;
+      await first; // answered at now: `next` is first in line from here
+      now += 6; // `next` was sent 25 ms ago, but has been first in line for 6
+      const moving = p.tryQuery<{ n: number }>(echo(7));
+      assert.ok(moving, 'the line moved 6 ms ago: taken');
+      now += 14; // first in line for 20 ms, no answer since
+      assert.equal(p.tryQuery(echo(8)), null, 'no answer for 20 ms: stalled');
+      await Promise.all([next, moving]);
     } finally {
       await p.close();
     }
