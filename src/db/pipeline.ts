@@ -59,6 +59,18 @@ interface Connection {
   answeredAt: number;
 }
 
+/** Why a statement was not taken (it ran on the pool): the metrics' `reason` label. */
+export type PipelineDecline = 'full' | 'stalled' | 'not_connected';
+export const PIPELINE_DECLINES: readonly PipelineDecline[] = ['full', 'stalled', 'not_connected'];
+
+/** What the connections did since they were created (read by the metrics when scraped). */
+export interface PipelineCounts {
+  /** Statements sent on a pipelined connection. */
+  sent: number;
+  /** Statements not taken, by why. */
+  readonly declined: Record<PipelineDecline, number>;
+}
+
 interface Slot {
   connection: Connection | null;
   /** When this slot's last connection failed (to connect, or later). */
@@ -72,6 +84,7 @@ export class PipelinedConnections {
   private readonly retryMs: number;
   private readonly now: () => number;
   private closed = false;
+  readonly counts: PipelineCounts = { sent: 0, declined: { full: 0, stalled: 0, not_connected: 0 } };
 
   constructor(
     private readonly config: pg.ClientConfig,
@@ -92,17 +105,30 @@ export class PipelinedConnections {
     if (this.closed) return null;
     const now = this.now();
     let best: Connection | null = null;
+    let decline: PipelineDecline = 'not_connected';
     for (const slot of this.slots) {
       const c = slot.connection;
       if (c === null) {
         if (now - slot.failedAt >= this.retryMs) this.open(slot);
         continue;
       }
-      if (!c.ready || c.sent.length >= this.depth || (c.sent.length > 0 && now - Math.max(c.sent[0]!, c.answeredAt) >= this.stallMs)) continue;
+      if (!c.ready) continue;
+      if (c.sent.length > 0 && now - Math.max(c.sent[0]!, c.answeredAt) >= this.stallMs) {
+        decline = 'stalled';
+        continue;
+      }
+      if (c.sent.length >= this.depth) {
+        if (decline === 'not_connected') decline = 'full';
+        continue;
+      }
       if (best === null || c.sent.length < best.sent.length) best = c;
     }
-    if (best === null) return null;
+    if (best === null) {
+      this.counts.declined[decline]++;
+      return null;
+    }
     const c = best;
+    this.counts.sent++;
     c.sent.push(now);
     const answered = (): void => {
       c.sent.shift();
@@ -113,9 +139,18 @@ export class PipelinedConnections {
     return result;
   }
 
-  /** Statements in flight on each open connection (tests). */
+  /** Statements in flight on each open connection. */
   get inFlight(): number[] {
     return this.slots.map((s) => s.connection?.sent.length ?? 0);
+  }
+
+  /** Connections ready to take statements now. */
+  get ready(): number {
+    return this.slots.filter((s) => s.connection?.ready === true).length;
+  }
+
+  get size(): number {
+    return this.slots.length;
   }
 
   /** Ends every connection; statements already sent are answered first (pg's pipeline mode). */

@@ -9,6 +9,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { StatementOutcome } from '../db/reader.js';
+import { PIPELINE_DECLINES, type PipelineCounts } from '../db/pipeline.js';
 
 /** Why a request was refused (the `reason` label, and the `reason` of the refusal's log line). */
 export type RefusalReason =
@@ -57,6 +58,8 @@ export interface MetricSources {
   readonly readSlots?: number;
   readonly routeExecutionsInUse?: () => number;
   readonly limiterIdentities?: () => number;
+  /** LINEUP_DB_PIPELINE's connections, when there are any. */
+  readonly pipeline?: { readonly counts: PipelineCounts; readonly ready: number; readonly size: number; readonly inFlight: number[] };
 }
 
 export interface MetricsOptions {
@@ -181,6 +184,45 @@ export class Metrics {
       registers,
       collect() {
         this.set(sources().limiterIdentities?.() ?? 0);
+      },
+    });
+    // LINEUP_DB_PIPELINE (src/db/pipeline.ts): read from its own counts when scraped, nothing on the hot path
+    new Counter({
+      name: 'lineup_db_pipelined_statements_total',
+      help: 'Statements sent on pipelined connections (LINEUP_DB_PIPELINE)',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(sources().pipeline?.counts.sent ?? 0);
+      },
+    });
+    new Counter({
+      name: 'lineup_db_pipeline_declined_total',
+      help: 'Named statements the pipelined connections did not take (run on the pool instead), by reason (full, stalled, not_connected)',
+      labelNames: ['reason'],
+      registers,
+      collect() {
+        this.reset();
+        for (const reason of PIPELINE_DECLINES) this.inc({ reason }, sources().pipeline?.counts.declined[reason] ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'lineup_db_pipeline_connections',
+      help: 'Pipelined connections (LINEUP_DB_PIPELINE), by state (ready, not_ready)',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const p = sources().pipeline;
+        this.set({ state: 'ready' }, p?.ready ?? 0);
+        this.set({ state: 'not_ready' }, p ? p.size - p.ready : 0);
+      },
+    });
+    new Gauge({
+      name: 'lineup_db_pipeline_in_flight',
+      help: 'Statements sent on pipelined connections and not yet answered',
+      registers,
+      collect() {
+        this.set((sources().pipeline?.inFlight ?? []).reduce((a, b) => a + b, 0));
       },
     });
     if (options.processMetrics) collectDefaultMetrics({ register: this.registry });

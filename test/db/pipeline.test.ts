@@ -13,6 +13,7 @@ import { Reader } from '../../src/db/reader.js';
 import { PreparedStatements } from '../../src/db/prepared.js';
 import { openDatabase } from '../../src/db/database.js';
 import { isUnavailable } from '../../src/db/reader.js';
+import { Metrics } from '../../src/metrics/metrics.js';
 
 const url = process.env.TEST_DATABASE_URL;
 const skip = url ? false : 'set TEST_DATABASE_URL to run on PostgreSQL';
@@ -142,6 +143,37 @@ describe('pipelined connections (PostgreSQL)', { skip }, () => {
     assert.equal(p.tryQuery(echo(3)), null);
     assert.deepEqual((await Promise.all(sent)).map((r) => r.rows[0]!.n), [1, 2]);
     await closing;
+  });
+
+  it('the metrics count statements sent and declined by reason, connections by state and statements in flight', async () => {
+    let now = 0;
+    const p = new PipelinedConnections({ connectionString: url }, { size: 1, depth: 1, stallMs: 20, now: () => now });
+    const metrics = new Metrics();
+    metrics.watch({ pipeline: p });
+    const value = async (name: string, labels = '') => {
+      const line = (await metrics.text()).body.split('\n').find((l) => l.startsWith(`${name}${labels} `));
+      return Number(line?.split(' ')[1]);
+    };
+    try {
+      assert.equal(p.tryQuery(echo(0)), null); // opening
+      assert.equal(await value('lineup_db_pipeline_declined_total', '{reason="not_connected"}'), 1);
+      assert.equal(await value('lineup_db_pipeline_connections', '{state="not_ready"}'), 1);
+      await connected(p);
+      const sentBefore = await value('lineup_db_pipelined_statements_total');
+      const slow = p.tryQuery(sleepy(0.2))!;
+      assert.equal(await value('lineup_db_pipeline_in_flight'), 1);
+      assert.equal(p.tryQuery(echo(1)), null); // depth 1
+      now += 20;
+      assert.equal(p.tryQuery(echo(2)), null); // and now stalled too: stalled wins
+      await slow;
+      assert.equal(await value('lineup_db_pipelined_statements_total'), sentBefore + 1);
+      assert.equal(await value('lineup_db_pipeline_declined_total', '{reason="full"}'), 1);
+      assert.equal(await value('lineup_db_pipeline_declined_total', '{reason="stalled"}'), 1);
+      assert.equal(await value('lineup_db_pipeline_connections', '{state="ready"}'), 1);
+      assert.equal(await value('lineup_db_pipeline_in_flight'), 0);
+    } finally {
+      await p.close();
+    }
   });
 
   it('a Reader sends named statements through them and unnamed ones through the pool', async () => {

@@ -48,7 +48,7 @@ export const readGate = fp<ReadGateOptions>(
         }
       },
     );
-    metrics.watch({ pool: db.pool, readSlots: config.dbReads, readSlotsInUse: () => reads.active });
+    metrics.watch({ pool: db.pool, readSlots: config.dbReads, readSlotsInUse: () => reads.active, ...(db.pipeline ? { pipeline: db.pipeline } : {}) });
     app.decorate('reads', reads);
   },
   { name: 'lineup-read-gate' },
