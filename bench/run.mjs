@@ -111,6 +111,10 @@ async function main() {
     const startupRssKb = procStatus(server.pid)?.rss;
     const measure = async (url, c, headers, status) => {
       await load(url, c, WARMUP, headers, status);
+      // wrk ends a run by closing its connections with requests in flight; Lineup keeps those reads'
+      // slots until their statements finish (no queue: a read over LINEUP_DB_READS is a 503), so a
+      // run started at once could count 503s that belong to the warm-up (seen in session 11)
+      await new Promise((resolve) => setTimeout(resolve, 250));
       const r = await load(url, c, DURATION, headers, status);
       r.load = os.loadavg()[0];
       return r;
