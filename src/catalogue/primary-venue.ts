@@ -23,31 +23,33 @@ const ORDER: Record<KeyColumn, string> = {
 const ELIGIBLE = `v.active AND v.locality <> '' AND v.country_name <> ''`;
 
 /**
- * Both keys of a staged Event (`s`, its Venue publicIds in `s.venue_pids`) as `locality_key` and
- * `country_key`, for a LATERAL join: one probe per Venue and the first of each order taken by an
- * ordered aggregate. Two `ORDER BY … LIMIT 1` subqueries, one per key, cost 7.0 s against 2.1 s
- * over 1,000,000 staged Events (the same values for every one of them; session 10).
+ * Both keys of one Event as `locality_key` and `country_key`, for a LATERAL join over `venues`
+ * (the Event's Venues as `v`, joined by `from`): one probe per Venue and the first of each order
+ * taken by an ordered aggregate. Two `ORDER BY … LIMIT 1` subqueries, one per key, cost 7.0 s
+ * against 2.1 s over 1,000,000 staged Events (the same values for every one of them; session 10).
  */
-export const PRIMARY_VENUE_KEYS_FROM_STAGE = `SELECT (array_agg(v.locality_key ORDER BY ${ORDER.locality_key}))[1] AS locality_key,
+const primaryVenueKeys = (from: string) => `SELECT (array_agg(v.locality_key ORDER BY ${ORDER.locality_key}))[1] AS locality_key,
          (array_agg(v.country_name_lower ORDER BY ${ORDER.country_name_lower}))[1] AS country_key
-    FROM unnest(s.venue_pids) AS t(pid) JOIN venues v ON v.public_id = t.pid
+    FROM ${from}
    WHERE ${ELIGIBLE}`;
 
-/** The key of a stored Event (`c.id`). */
-const primaryVenueKeyStored = (column: KeyColumn) =>
-  `(SELECT v.${column} FROM event_venues ev JOIN venues v ON v.id = ev.venue_id
-     WHERE ev.event_id = c.id AND ${ELIGIBLE} ORDER BY ${ORDER[column]} LIMIT 1)`;
+/** A staged Event's keys (`s`, its Venue publicIds in `s.venue_pids`). */
+export const PRIMARY_VENUE_KEYS_FROM_STAGE = primaryVenueKeys('unnest(s.venue_pids) AS t(pid) JOIN venues v ON v.public_id = t.pid');
+
+/** A stored Event's keys (`c.id`). */
+const PRIMARY_VENUE_KEYS_STORED = `${primaryVenueKeys('event_venues ev JOIN venues v ON v.id = ev.venue_id')} AND ev.event_id = c.id`;
 
 /** Recomputes the Events of imported Venues that the document does not carry itself. */
 export async function refreshPrimaryVenueKeys(client: pg.PoolClient): Promise<number> {
   const { rowCount } = await client.query(
     `WITH computed AS (
-       SELECT c.id, ${primaryVenueKeyStored('locality_key')} AS city, ${primaryVenueKeyStored('country_name_lower')} AS country
+       SELECT c.id, pk.locality_key AS city, pk.country_key AS country
          FROM (SELECT DISTINCT ev.event_id AS id
                  FROM ${STAGE.venues.table} s JOIN venues v ON v.public_id = s.public_id
                  JOIN event_venues ev ON ev.venue_id = v.id
                  JOIN events e ON e.id = ev.event_id
-                WHERE NOT EXISTS (SELECT 1 FROM ${STAGE.events.table} se WHERE se.public_id = e.public_id)) c)
+                WHERE NOT EXISTS (SELECT 1 FROM ${STAGE.events.table} se WHERE se.public_id = e.public_id)) c
+         CROSS JOIN LATERAL (${PRIMARY_VENUE_KEYS_STORED}) pk)
      UPDATE events e SET primary_locality_key = computed.city, primary_country_key = computed.country
        FROM computed
       WHERE e.id = computed.id

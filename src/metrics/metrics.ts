@@ -9,7 +9,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { StatementOutcome } from '../db/reader.js';
-import { PIPELINE_DECLINES, type PipelineCounts } from '../db/pipeline.js';
+import { PIPELINE_DECLINES, type PipelinedConnections } from '../db/pipeline.js';
 
 /** Why a request was refused (the `reason` label, and the `reason` of the refusal's log line). */
 export type RefusalReason =
@@ -59,7 +59,7 @@ export interface MetricSources {
   readonly routeExecutionsInUse?: () => number;
   readonly limiterIdentities?: () => number;
   /** LINEUP_DB_PIPELINE's connections, when there are any. */
-  readonly pipeline?: { readonly counts: PipelineCounts; readonly ready: number; readonly size: number; readonly inFlight: number[] };
+  readonly pipeline?: Pick<PipelinedConnections, 'counts' | 'ready' | 'size' | 'inFlight'>;
 }
 
 export interface MetricsOptions {
