@@ -57,6 +57,8 @@ interface Connection {
   readonly sent: number[];
   /** When the last answer came back: the statement now first in line has been running since then (or since it was sent). */
   answeredAt: number;
+  /** Statements written since this turn of the event loop began are held back until it ends. */
+  corked: boolean;
 }
 
 /** Why a statement was not taken (it ran on the pool): the metrics' `reason` label. */
@@ -134,9 +136,27 @@ export class PipelinedConnections {
       c.sent.shift();
       c.answeredAt = this.now();
     };
+    if (!c.corked) this.corkUntilLoopTurnEnds(c);
     const result = c.client.query<R>({ name: query.name, text: query.text, values: query.values as unknown[] });
     result.then(answered, answered);
     return result;
+  }
+
+  /**
+   * Holds the connection's writes back until the event loop's check phase: the statements that
+   * requests read in this poll phase chose go to PostgreSQL in one write, which wakes its backend
+   * once. pg corks and uncorks around each statement itself, and the cork here outlasts those.
+   * Measured at 1M Events, c=16 (docs/performance.md): a Venue detail cost ≈ 30 µs less Node CPU
+   * and ≈ 15 µs less PostgreSQL CPU.
+   */
+  private corkUntilLoopTurnEnds(c: Connection): void {
+    const stream = c.client.connection.stream;
+    c.corked = true;
+    stream.cork();
+    setImmediate(() => {
+      c.corked = false;
+      stream.uncork();
+    });
   }
 
   /** Statements in flight on each open connection. */
@@ -168,7 +188,7 @@ export class PipelinedConnections {
 
   private open(slot: Slot): void {
     const client = new pg.Client({ ...this.config, pipeline: true });
-    const connection: Connection = { client, ready: false, sent: [], opened: Promise.resolve(), answeredAt: -Infinity };
+    const connection: Connection = { client, ready: false, sent: [], opened: Promise.resolve(), answeredAt: -Infinity, corked: false };
     slot.connection = connection;
     const fail = (): void => {
       // pg rejects the statements still in flight itself (connection terminated)

@@ -6,6 +6,7 @@
  * bounds. Time is the test's own clock: no sleeps. PostgreSQL only.
  */
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { describe, it } from 'node:test';
 import pg from 'pg';
 import { PipelinedConnections, type PipelinedQuery } from '../../src/db/pipeline.js';
@@ -47,6 +48,44 @@ describe('pipelined connections (PostgreSQL)', { skip }, () => {
       assert.equal(new Set(results.map((r) => r.rows[0]!.pid)).size, 1, 'one backend');
       assert.deepEqual(p.inFlight, [0]);
     } finally {
+      await p.close();
+    }
+  });
+
+  it('the statements chosen in one turn of the event loop go to PostgreSQL in one write', async () => {
+    const p = new PipelinedConnections({ connectionString: url }, { size: 1, depth: 64 });
+    // every write a socket makes to the server's port, counted where the stream hands it to the OS
+    const port = Number(new URL(url!).port || 5432);
+    const proto = net.Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+    const original = { _write: proto._write, _writev: proto._writev };
+    let writes = 0;
+    for (const key of ['_write', '_writev'] as const) {
+      proto[key] = function (this: net.Socket, ...args: unknown[]) {
+        if (this.remotePort === port) writes++;
+        return original[key].apply(this, args);
+      };
+    }
+    try {
+      await connected(p);
+      for (let round = 0; round < 5; round++) {
+        writes = 0;
+        // ten statements from ten different callbacks of one poll phase, as requests make them
+        const sent = await new Promise<Promise<pg.QueryResult<{ n: number }>>[]>((resolve) => {
+          const taken: Promise<pg.QueryResult<{ n: number }>>[] = [];
+          for (let i = 0; i < 10; i++) {
+            process.nextTick(() => {
+              taken.push(p.tryQuery<{ n: number }>(echo(i))!);
+              if (taken.length === 10) resolve(taken);
+            });
+          }
+        });
+        assert.equal(writes, 0, 'nothing written while the turn lasts');
+        const results = await Promise.all(sent);
+        assert.deepEqual(results.map((r) => r.rows[0]!.n), Array.from({ length: 10 }, (_, i) => i));
+        assert.equal(writes, 1, `round ${round}: one write for ten statements`);
+      }
+    } finally {
+      Object.assign(proto, original);
       await p.close();
     }
   });
