@@ -26,6 +26,7 @@
  * by the first pooler error), and then nothing is offered here.
  */
 import pg from 'pg';
+import { queryNamed, type NamedStatement } from './named-query.js';
 
 export interface PipelineOptions {
   /** Pipelined connections. */
@@ -40,11 +41,7 @@ export interface PipelineOptions {
   readonly now?: () => number;
 }
 
-export interface PipelinedQuery {
-  readonly name: string;
-  readonly text: string;
-  readonly values: readonly unknown[];
-}
+export type PipelinedQuery = NamedStatement;
 
 /** One pipelined connection, from its opening to its failure or end. */
 interface Connection {
@@ -137,7 +134,7 @@ export class PipelinedConnections {
       c.answeredAt = this.now();
     };
     if (!c.corked) this.corkUntilLoopTurnEnds(c);
-    const result = c.client.query<R>({ name: query.name, text: query.text, values: query.values as unknown[] });
+    const result = queryNamed<R>(c.client, query);
     result.then(answered, answered);
     return result;
   }

@@ -9,6 +9,7 @@ import { DatabaseUnavailableError } from './errors.js';
 import { StatementBudget } from '../limits/admission.js';
 import type { Statement } from '../queries/statement.js';
 import type { Database } from './database.js';
+import { queryNamed } from './named-query.js';
 import { PreparedStatements, isPoolerPrepareError } from './prepared.js';
 
 export const MAX_STATEMENTS_PER_READ = 8;
@@ -150,7 +151,10 @@ export class Reader {
     const ignore = () => {};
     events?.on('error', ignore);
     try {
-      const result = await client.query<R>({ name, text: statement.text, values: statement.values as unknown[] });
+      const result =
+        name === undefined
+          ? await client.query<R>({ text: statement.text, values: statement.values as unknown[] })
+          : await queryNamed<R>(client, { name, text: statement.text, values: statement.values });
       events?.removeListener('error', ignore);
       client.release();
       return result;

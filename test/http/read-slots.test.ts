@@ -44,13 +44,34 @@ function control(): Control {
   return { fail: new Set(), hold: new Set(), latch, open, heldDone, done, heldStarted, started, executed: [] };
 }
 
+/** A pg Query object passed to client.query (pg answers it through its callback). */
+interface Submitted extends pg.Submittable {
+  text: string;
+  callback: (err: Error | null, result?: pg.QueryResult) => void;
+}
+
+const isSubmitted = (config: pg.QueryConfig | Submitted): config is Submitted => typeof (config as Submitted).submit === 'function';
+
 /** The database with its pool wrapped: connections come from the real pool, statements pass through the control. */
 function wrap(db: Database, c: Control): Database {
   const real = db.pool;
   const connect = async (): Promise<pg.PoolClient> => {
     const client = await real.connect();
-    const query = async (config: string | pg.QueryConfig) => {
-      const text = typeof config === 'string' ? config : config.text;
+    /** pg's client: a config object's answer is the returned promise, a Query's (how named statements are sent, src/db/named-query.ts) its callback. */
+    const send = (config: pg.QueryConfig | Submitted): Promise<pg.QueryResult> =>
+      isSubmitted(config)
+        ? new Promise((resolve, reject) => {
+            const answer = config.callback;
+            config.callback = (err, result) => {
+              config.callback = answer;
+              if (err) reject(err);
+              else resolve(result);
+            };
+            client.query(config);
+          })
+        : client.query(config);
+    const statement = async (config: pg.QueryConfig | Submitted): Promise<pg.QueryResult> => {
+      const text = config.text;
       if (c.fail.has(text)) {
         await c.heldStarted;
         throw new Error('injected failure');
@@ -60,13 +81,23 @@ function wrap(db: Database, c: Control): Database {
         await c.latch;
         try {
           c.executed.push(text);
-          return await client.query(config as pg.QueryConfig);
+          return await send(config);
         } finally {
           c.done();
         }
       }
       c.executed.push(text);
-      return client.query(config as pg.QueryConfig);
+      return send(config);
+    };
+    const query = (config: string | pg.QueryConfig | Submitted) => {
+      const normalized = typeof config === 'string' ? { text: config } : config;
+      const work = statement(normalized);
+      if (!isSubmitted(normalized)) return work;
+      work.then(
+        (result) => normalized.callback(null, result),
+        (err: Error) => normalized.callback(err),
+      );
+      return normalized;
     };
     return { query, release: (err?: Error | boolean) => client.release(err) } as unknown as pg.PoolClient;
   };
