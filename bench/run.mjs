@@ -9,18 +9,19 @@
  *      SQL through `pg` alone, and EXPLAIN (ANALYZE, BUFFERS) it; any sequential scan of the events
  *      table fails the run.
  *   3. Load (wrk, bench/wrk/statuses.lua): for every scenario, Lineup (`lineup serve`, its own
- *      process, limits raised), then its bare reference (bench/reference.mjs: Fastify + pg
+ *      process, limits raised) and its bare reference (bench/reference.mjs: Fastify + pg
  *      replaying the scenario's captured statements, rows → JSON.stringify), and for the Events
- *      first page the PostgreSQL-rendered reference (json_agg, text passed through); a fixed-body
- *      route as context; concurrency 1 and 16 after a warm-up; the server's peak RSS from /proc.
+ *      first page the PostgreSQL-rendered reference (json_agg, text passed through), in turns:
+ *      a warm-up of each, then --rounds rounds of --duration seconds per side; medians of the
+ *      rounds; a fixed-body route as context; concurrency 1 and 16; the server's peak RSS from /proc.
  *   4. Report: bench/results.md (1M on PostgreSQL) or bench/results-<engine>-<N>.md.
  *
  * One module per stage in bench/lib/: config.mjs (options), prepare.mjs, scenarios.mjs (capture, raw
  * SQL, plans), load.mjs, report.mjs, util.mjs; this file runs them in order.
  *
  * Options: --events N | --quick, --engine postgres|pglite, --database URL (PostgreSQL; default
- * $BENCH_DATABASE_URL or postgresql://app:app@127.0.0.1:5432/bench), --seed S, --duration SEC (5),
- * --warmup SEC (1), --connections 1,16, --db-reads N (max(4, connections)), --only REGEX, --out FILE, --reseed, --prepare-only (seed or reuse the catalogue, then stop).
+ * $BENCH_DATABASE_URL or postgresql://app:app@127.0.0.1:5432/bench), --seed S, --duration SEC (3),
+ * --rounds N (3), --warmup SEC (1), --connections 1,16, --db-reads N (max(4, connections)), --only REGEX, --out FILE, --reseed, --prepare-only (seed or reuse the catalogue, then stop).
  * The PostgreSQL database must exist (create it once as a superuser, see docs/performance.md);
  * its public schema is dropped and recreated when the catalogue must be (re)seeded.
  */
@@ -28,13 +29,68 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { CONNECTIONS, DATABASE_URL, DURATION, ENGINE, EVENTS, OUT, PG_URL, ROOT, SERVER_ENV, WARMUP, WORK, log, opt } from './lib/config.mjs';
+import { CONNECTIONS, DATABASE_URL, DURATION, ENGINE, EVENTS, OUT, PG_URL, ROOT, ROUNDS, SERVER_ENV, WARMUP, WORK, log, opt } from './lib/config.mjs';
 import { load, requireWrk } from './lib/load.mjs';
 import { prepare } from './lib/prepare.mjs';
 import { renderReport } from './lib/report.mjs';
 import { asServer, capture, defineScenarios, explain, one, openInProcess, timeRawSql } from './lib/scenarios.mjs';
 import { prepareValue } from './lib/config.mjs';
-import { f2, freePort, int, ms, procStatus, startLineup, startProcess, stopProcess, waitReady } from './lib/util.mjs';
+import { f2, freePort, int, ms, procStatus, sleep, startLineup, startProcess, stopProcess, waitReady } from './lib/util.mjs';
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/**
+ * Measures the sides of one scenario (Lineup and its references) in turns: a warm-up of each,
+ * then ROUNDS rounds in which each side runs DURATION seconds, one after the other. A side's
+ * req/s, p50 and p99 are the medians of its rounds; Lineup ÷ a reference is the median of the
+ * rounds' ratios (each round's runs are seconds apart, so what the machine's other tenants do
+ * weighs on both alike).
+ */
+async function measureInTurns(c, sides) {
+  const names = Object.keys(sides);
+  const run = async (name, seconds) => {
+    const { url, headers, status } = sides[name];
+    // wrk ends a run by closing its connections with requests in flight; Lineup keeps those reads'
+    // slots until their statements finish (no queue: a read over LINEUP_DB_READS is a 503), so a
+    // run started at once could count 503s that belong to the run before (seen in session 11)
+    await sleep(250);
+    return load(url, c, seconds, headers, status);
+  };
+  for (const name of names) await run(name, WARMUP);
+  const rounds = Object.fromEntries(names.map((n) => [n, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const name of names) {
+      const one = await run(name, DURATION);
+      one.load = os.loadavg()[0];
+      rounds[name].push(one);
+    }
+  }
+  const out = { ratio: {} };
+  for (const name of names) {
+    const rs = rounds[name];
+    const statuses = {};
+    for (const x of rs) for (const [k, v] of Object.entries(x.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+    out[name] = {
+      rps: median(rs.map((x) => x.rps)),
+      p50: median(rs.map((x) => x.p50)),
+      p99: median(rs.map((x) => x.p99)),
+      ok: rs.reduce((a, x) => a + x.ok, 0),
+      other: rs.reduce((a, x) => a + x.other, 0),
+      statuses,
+      errors: rs.reduce((a, x) => a + (x.errors || 0), 0),
+      load: median(rs.map((x) => x.load)),
+      rounds: rs.map((x) => x.rps),
+    };
+  }
+  for (const name of names.filter((n) => n !== 'lineup' && sides.lineup)) {
+    const each = rounds.lineup.map((l, i) => l.rps / rounds[name][i].rps);
+    out.ratio[name] = { median: median(each), rounds: each };
+  }
+  return out;
+}
 
 async function main() {
   const runStarted = new Date();
@@ -109,35 +165,22 @@ async function main() {
     if (reference) await waitReady(`http://127.0.0.1:${referencePort}/v1/ready`, reference);
     await waitReady(`http://127.0.0.1:${lineupPort}/v1/ready`, server);
     const startupRssKb = procStatus(server.pid)?.rss;
-    const measure = async (url, c, headers, status) => {
-      await load(url, c, WARMUP, headers, status);
-      // wrk ends a run by closing its connections with requests in flight; Lineup keeps those reads'
-      // slots until their statements finish (no queue: a read over LINEUP_DB_READS is a 503), so a
-      // run started at once could count 503s that belong to the warm-up (seen in session 11)
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      const r = await load(url, c, DURATION, headers, status);
-      r.load = os.loadavg()[0];
-      return r;
-    };
     const line = (r) => `${int(r.rps)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms${r.other ? `, other statuses ${JSON.stringify(r.statuses)}` : ''}`;
     for (const c of CONNECTIONS) {
       results[c] = {};
       const ref = `http://127.0.0.1:${referencePort}`;
       if (reference) {
-        results[c].fixed = await measure(`${ref}/fixed`, c, {}, 200);
+        results[c].fixed = (await measureInTurns(c, { fixed: { url: `${ref}/fixed`, status: 200 } })).fixed;
         log(`c=${c} fixed body (context): ${line(results[c].fixed)}  [load ${results[c].fixed.load.toFixed(1)}]`);
       }
       for (const s of scenarios) {
-        const x = (results[c][s.id] = {});
-        x.lineup = await measure(`http://127.0.0.1:${lineupPort}${s.path}`, c, s.headers, s.status);
+        const sides = { lineup: { url: `http://127.0.0.1:${lineupPort}${s.path}`, headers: s.headers, status: s.status } };
+        if (reference) sides.ref = { url: `${ref}/ref/${s.id}`, status: 200 };
+        if (reference && s.id === 'events-first') sides.pgJson = { url: `${ref}/pg-json/${s.id}`, status: 200 };
+        const x = (results[c][s.id] = await measureInTurns(c, sides));
         log(`c=${c} ${s.id}: ${line(x.lineup)}  [load ${x.lineup.load.toFixed(1)}]`);
-        if (!reference) continue;
-        x.ref = await measure(`${ref}/ref/${s.id}`, c, {}, 200);
-        log(`c=${c} ${s.id} bare reference: ${line(x.ref)} → Lineup ÷ reference ${f2(x.lineup.rps / x.ref.rps)}`);
-        if (s.id === 'events-first') {
-          x.pgJson = await measure(`${ref}/pg-json/${s.id}`, c, {}, 200);
-          log(`c=${c} ${s.id} PostgreSQL-rendered reference: ${line(x.pgJson)} → Lineup ÷ it ${f2(x.lineup.rps / x.pgJson.rps)}`);
-        }
+        if (x.ref) log(`c=${c} ${s.id} bare reference: ${line(x.ref)} → Lineup ÷ reference ${f2(x.ratio.ref.median)} (rounds ${x.ratio.ref.rounds.map(f2).join(', ')})`);
+        if (x.pgJson) log(`c=${c} ${s.id} PostgreSQL-rendered reference: ${line(x.pgJson)} → Lineup ÷ it ${f2(x.ratio.pgJson.median)} (rounds ${x.ratio.pgJson.rounds.map(f2).join(', ')})`);
       }
     }
     rss.startupKb = startupRssKb;

@@ -15,7 +15,11 @@ export const { values: opt } = parseArgs({
     engine: { type: 'string', default: 'postgres' },
     database: { type: 'string' },
     seed: { type: 'string', default: 'lineup-bench' },
-    duration: { type: 'string', default: '5' },
+    duration: { type: 'string', default: '3' },
+    // Lineup and its references take turns, round after round, and each side's figures are the
+    // median of its rounds: on a shared machine a single 5 s run per side put the same code's
+    // Events page at 0.90× and 1.14× its reference within the hour (session 12)
+    rounds: { type: 'string', default: '3' },
     warmup: { type: 'string', default: '1' },
     connections: { type: 'string', default: '1,16' },
     // LINEUP_DB_READS admits reads without a queue (beyond → 503 at once). At 4 (the issue's figure),
@@ -40,6 +44,8 @@ if (ENGINE !== 'postgres' && ENGINE !== 'pglite') throw new Error('--engine must
 export const SEED = opt.seed;
 export const DURATION = Number(opt.duration);
 export const WARMUP = Number(opt.warmup);
+export const ROUNDS = Number(opt.rounds);
+if (!Number.isSafeInteger(ROUNDS) || ROUNDS < 1) throw new Error('--rounds must be a whole number >= 1');
 export const CONNECTIONS = opt.connections.split(',').map(Number);
 export const DB_READS = Number(opt['db-reads'] ?? Math.max(4, ...CONNECTIONS));
 export const PG_URL = opt.database ?? process.env.BENCH_DATABASE_URL ?? 'postgresql://app:app@127.0.0.1:5432/bench';
