@@ -9,7 +9,7 @@
  *
  * Pure: encoding and decoding; the query layer resolves the member.
  */
-import { createHash } from 'node:crypto';
+import { sha256Base64url } from '../text/sha256.js';
 import { InvalidQuery } from './errors.js';
 import {
   MAX_CURSOR_LENGTH,
@@ -41,7 +41,7 @@ const IDS_KEY = 'c';
 
 /** SHA-256 fingerprint of names (base64url, 43 characters). */
 export function namesFingerprint(names: readonly string[]): string {
-  return createHash('sha256').update(JSON.stringify(names), 'utf8').digest('base64url');
+  return sha256Base64url(JSON.stringify(names));
 }
 
 /** The ordinary cursor when it fits in 1,024 characters, else the compact boundary. */

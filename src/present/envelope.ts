@@ -2,7 +2,7 @@
  * Success envelopes (spec: Resources › Response envelopes) and the weak ETag over the whole
  * serialized body (spec: GET /v1/events, Conditional reads).
  */
-import crypto from 'node:crypto';
+import { sha256Base64url } from '../text/sha256.js';
 
 export interface PageEnvelope {
   ok: true;
@@ -117,13 +117,7 @@ export function renderBody(envelope: unknown): RenderedBody {
   return { body, etag: weakEtag(body) };
 }
 
-/** One-shot SHA-256 where Node has it (20.12+: no Hash object per body). */
-const sha256: (body: string | Buffer) => string =
-  typeof crypto.hash === 'function'
-    ? (body) => crypto.hash('sha256', body, 'base64url')
-    : (body) => crypto.createHash('sha256').update(body).digest('base64url');
-
 /** A weak validator of the exact bytes served; request id and delivery time are not in the body. */
 export function weakEtag(body: string | Buffer): string {
-  return `W/"${sha256(body).slice(0, 32)}"`;
+  return `W/"${sha256Base64url(body).slice(0, 32)}"`;
 }
