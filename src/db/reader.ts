@@ -167,10 +167,24 @@ export class Reader {
   }
 }
 
+/**
+ * Fails `work` once `ms` have passed on the high-resolution clock the statement timings use.
+ * A timer alone may fire a fraction of a millisecond early by that clock (libuv counts from the
+ * loop's cached time): a statement would then be reported as having run 99.8 ms of a 100 ms
+ * timeout. The timer is armed again for what is left.
+ */
 function withDeadline<T>(work: Promise<T>, ms: number, name: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StatementDeadlineError(`statement ${name} passed its ${ms} ms deadline`)), ms);
+    const start = performance.now();
+    const arm = (wait: number): void => {
+      timer = setTimeout(() => {
+        const left = ms - (performance.now() - start);
+        if (left > 0) arm(Math.ceil(left));
+        else reject(new StatementDeadlineError(`statement ${name} passed its ${ms} ms deadline`));
+      }, wait);
+    };
+    arm(ms);
   });
   work.catch(() => {}); // a late failure after the deadline is not unhandled
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
