@@ -26,71 +26,15 @@
  * its public schema is dropped and recreated when the catalogue must be (re)seeded.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { CONNECTIONS, DATABASE_URL, DURATION, ENGINE, EVENTS, OUT, PG_URL, ROOT, ROUNDS, SERVER_ENV, WARMUP, WORK, log, opt } from './lib/config.mjs';
-import { load, requireWrk } from './lib/load.mjs';
+import { CONNECTIONS, DATABASE_URL, ENGINE, EVENTS, OUT, PG_URL, ROOT, SERVER_ENV, WORK, log, opt } from './lib/config.mjs';
+import { measureInTurns, requireWrk } from './lib/load.mjs';
 import { prepare } from './lib/prepare.mjs';
 import { renderReport } from './lib/report.mjs';
 import { asServer, capture, defineScenarios, explain, one, openInProcess, timeRawSql } from './lib/scenarios.mjs';
 import { prepareValue } from './lib/config.mjs';
-import { f2, freePort, int, ms, procStatus, sleep, startLineup, startProcess, stopProcess, waitReady } from './lib/util.mjs';
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-/**
- * Measures the sides of one scenario (Lineup and its references) in turns: a warm-up of each,
- * then ROUNDS rounds in which each side runs DURATION seconds, one after the other. A side's
- * req/s, p50 and p99 are the medians of its rounds; Lineup ÷ a reference is the median of the
- * rounds' ratios (each round's runs are seconds apart, so what the machine's other tenants do
- * weighs on both alike).
- */
-async function measureInTurns(c, sides) {
-  const names = Object.keys(sides);
-  const run = async (name, seconds) => {
-    const { url, headers, status } = sides[name];
-    // wrk ends a run by closing its connections with requests in flight; Lineup keeps those reads'
-    // slots until their statements finish (no queue: a read over LINEUP_DB_READS is a 503), so a
-    // run started at once could count 503s that belong to the run before (seen in session 11)
-    await sleep(250);
-    return load(url, c, seconds, headers, status);
-  };
-  for (const name of names) await run(name, WARMUP);
-  const rounds = Object.fromEntries(names.map((n) => [n, []]));
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const name of names) {
-      const one = await run(name, DURATION);
-      one.load = os.loadavg()[0];
-      rounds[name].push(one);
-    }
-  }
-  const out = { ratio: {} };
-  for (const name of names) {
-    const rs = rounds[name];
-    const statuses = {};
-    for (const x of rs) for (const [k, v] of Object.entries(x.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
-    out[name] = {
-      rps: median(rs.map((x) => x.rps)),
-      p50: median(rs.map((x) => x.p50)),
-      p99: median(rs.map((x) => x.p99)),
-      ok: rs.reduce((a, x) => a + x.ok, 0),
-      other: rs.reduce((a, x) => a + x.other, 0),
-      statuses,
-      errors: rs.reduce((a, x) => a + (x.errors || 0), 0),
-      load: median(rs.map((x) => x.load)),
-      rounds: rs.map((x) => x.rps),
-    };
-  }
-  for (const name of names.filter((n) => n !== 'lineup' && sides.lineup)) {
-    const each = rounds.lineup.map((l, i) => l.rps / rounds[name][i].rps);
-    out.ratio[name] = { median: median(each), rounds: each };
-  }
-  return out;
-}
+import { f2, freePort, int, ms, procStatus, startLineup, startProcess, stopProcess, waitReady } from './lib/util.mjs';
 
 async function main() {
   const runStarted = new Date();

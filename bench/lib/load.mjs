@@ -2,11 +2,14 @@
  * 3. Load: wrk (a C load generator: it takes far less of the shared CPU than a Node client) with
  * bench/wrk/statuses.lua, which counts responses per status. Throughput counts only responses
  * with the expected status; latency percentiles are wrk's, over every response (a run with
- * other statuses says so in the report).
+ * other statuses says so in the report). measureInTurns runs a scenario's sides (Lineup and its
+ * references) in turns, round after round.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { ROOT } from './config.mjs';
+import os from 'node:os';
+import { DURATION, ROOT, ROUNDS, WARMUP } from './config.mjs';
+import { median, sleep } from './util.mjs';
 
 const SCRIPT = path.join(ROOT, 'bench', 'wrk', 'statuses.lua');
 
@@ -40,4 +43,55 @@ export async function load(url, connections, seconds, headers, expected) {
   const total = Object.values(r.statuses).reduce((a, b) => a + b, 0);
   const ok = r.statuses[expected] ?? 0;
   return { rps: ok / seconds_, p50: r.p50Us / 1000, p99: r.p99Us / 1000, ok, other: total - ok, statuses: r.statuses, errors: r.errors };
+}
+
+/**
+ * Measures the sides of one scenario (Lineup and its references) in turns: a warm-up of each,
+ * then ROUNDS rounds in which each side runs DURATION seconds, one after the other. A side's
+ * req/s, p50 and p99 are the medians of its rounds; Lineup ÷ a reference is the median of the
+ * rounds' ratios (each round's runs are seconds apart, so what the machine's other tenants do
+ * weighs on both alike).
+ */
+export async function measureInTurns(c, sides) {
+  const names = Object.keys(sides);
+  const run = async (name, seconds) => {
+    const { url, headers, status } = sides[name];
+    // wrk ends a run by closing its connections with requests in flight; Lineup keeps those reads'
+    // slots until their statements finish (no queue: a read over LINEUP_DB_READS is a 503), so a
+    // run started at once could count 503s that belong to the run before (seen in session 11)
+    await sleep(250);
+    return load(url, c, seconds, headers, status);
+  };
+  for (const name of names) await run(name, WARMUP);
+  const rounds = Object.fromEntries(names.map((n) => [n, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const name of names) {
+      const one = await run(name, DURATION);
+      one.load = os.loadavg()[0];
+      rounds[name].push(one);
+    }
+  }
+  const out = { ratio: {} };
+  for (const name of names) {
+    const rs = rounds[name];
+    const statuses = {};
+    for (const x of rs) for (const [k, v] of Object.entries(x.statuses)) statuses[k] = (statuses[k] ?? 0) + v;
+    out[name] = {
+      rps: median(rs.map((x) => x.rps)),
+      p50: median(rs.map((x) => x.p50)),
+      p99: median(rs.map((x) => x.p99)),
+      ok: rs.reduce((a, x) => a + x.ok, 0),
+      other: rs.reduce((a, x) => a + x.other, 0),
+      statuses,
+      errors: rs.reduce((a, x) => a + (x.errors || 0), 0),
+      load: median(rs.map((x) => x.load)),
+      rounds: rs.map((x) => x.rps),
+    };
+  }
+  // each reference against Lineup, round by round (the fixed body alone has no Lineup side)
+  for (const name of sides.lineup ? names.filter((n) => n !== 'lineup') : []) {
+    const each = rounds.lineup.map((l, i) => l.rps / rounds[name][i].rps);
+    out.ratio[name] = { median: median(each), rounds: each };
+  }
+  return out;
 }

@@ -11,6 +11,10 @@ export function percentile(sorted, p) {
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
   return sorted[i];
 }
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
 export const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
 export const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : '–');
 export const ms = (x) => (Number.isFinite(x) ? x.toFixed(2) : '–');

@@ -10,7 +10,7 @@
  * `updated_at`; galleries, never-public fields and related entities' own edits never do.
  * `active` is part of `own`: re-activating an entity must reach incremental readers.
  */
-import crypto from 'node:crypto';
+import { digest } from '../text/digest.js';
 import { foldName, localityKey, lowerName } from '../text/normalize.js';
 import type { Boundary, Collection, DigitalLocation, RecordOf, UrlEntry } from './document.js';
 import { isPublicId } from './formats.js';
@@ -165,12 +165,9 @@ const events: StageSpec<'events'> = {
 
 export const STAGE: { readonly [C in Collection]: StageSpec<C> } = { media, artists, venues, series, editions, events };
 
-/** One-shot MD5 where Node has it (20.12+: about half the cost of a Hash object per entity). */
-const md5: (text: string) => string =
-  typeof crypto.hash === 'function' ? (text) => crypto.hash('md5', text, 'hex') : (text) => crypto.createHash('md5').update(text).digest('hex');
-
+/** One-shot MD5 where Node has it (src/text/digest.ts: about half the cost of a Hash object per entity). */
 export function ownHash(parts: unknown[]): string {
-  return md5(JSON.stringify(parts));
+  return digest('md5', JSON.stringify(parts), 'hex');
 }
 
 /** The staging row of a valid record: common cells, then the collection's cells. */

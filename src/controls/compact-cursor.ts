@@ -9,7 +9,7 @@
  *
  * Pure: encoding and decoding; the query layer resolves the member.
  */
-import { sha256Base64url } from '../text/sha256.js';
+import { digest } from '../text/digest.js';
 import { InvalidQuery } from './errors.js';
 import {
   MAX_CURSOR_LENGTH,
@@ -41,7 +41,7 @@ const IDS_KEY = 'c';
 
 /** SHA-256 fingerprint of names (base64url, 43 characters). */
 export function namesFingerprint(names: readonly string[]): string {
-  return sha256Base64url(JSON.stringify(names));
+  return digest('sha256', JSON.stringify(names), 'base64url');
 }
 
 /** The ordinary cursor when it fits in 1,024 characters, else the compact boundary. */

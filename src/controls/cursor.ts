@@ -7,7 +7,7 @@
  * limit, fields, include); the keys are the sort key of the last item returned, kept as exact
  * strings (instants with all six fractional digits).
  */
-import { sha256Bytes as sha256 } from '../text/sha256.js';
+import { digestBytes } from '../text/digest.js';
 import { InvalidQuery } from './errors.js';
 
 export const MAX_CURSOR_LENGTH = 1024;
@@ -16,6 +16,7 @@ const VERSION = 1;
 export type CursorKey = string | number | null;
 
 const b64 = (buf: Buffer) => buf.toString('base64url');
+const sha256 = (text: string) => digestBytes('sha256', text);
 
 /** Fingerprint of the effective controls: the route path and its normalized query (no cursor). */
 export function controlsFingerprint(path: string, normalizedQuery: string): string {

@@ -7,7 +7,7 @@
  * connection therefore holds at most that many prepared statements, whatever a client varies
  * (field selections multiply statement texts).
  */
-import { createHash } from 'node:crypto';
+import { digest } from '../text/digest.js';
 
 export const MAX_PREPARED = 256;
 
@@ -20,7 +20,7 @@ export class PreparedNames {
   nameOf(text: string): string | undefined {
     const known = this.names.get(text);
     if (known !== undefined || this.names.size >= this.capacity) return known;
-    const name = `lineup_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    const name = `lineup_${digest('sha1', text, 'hex').slice(0, 20)}`;
     this.names.set(text, name);
     return name;
   }

@@ -169,8 +169,8 @@ export class Reader {
 
 /**
  * Fails `work` once `ms` have passed on the high-resolution clock the statement timings use.
- * A timer alone may fire a fraction of a millisecond early by that clock (libuv counts from the
- * loop's cached time): a statement would then be reported as having run 99.8 ms of a 100 ms
+ * A timer alone may fire up to a millisecond early by that clock (libuv keeps timer time in
+ * whole milliseconds): a statement would then be reported as having run 99.8 ms of a 100 ms
  * timeout. The timer is armed again for what is left.
  */
 function withDeadline<T>(work: Promise<T>, ms: number, name: string): Promise<T> {

@@ -2,7 +2,7 @@
  * Success envelopes (spec: Resources › Response envelopes) and the weak ETag over the whole
  * serialized body (spec: GET /v1/events, Conditional reads).
  */
-import { sha256Base64url } from '../text/sha256.js';
+import { digest } from '../text/digest.js';
 
 export interface PageEnvelope {
   ok: true;
@@ -119,5 +119,5 @@ export function renderBody(envelope: unknown): RenderedBody {
 
 /** A weak validator of the exact bytes served; request id and delivery time are not in the body. */
 export function weakEtag(body: string | Buffer): string {
-  return `W/"${sha256Base64url(body).slice(0, 32)}"`;
+  return `W/"${digest('sha256', body, 'base64url').slice(0, 32)}"`;
 }
