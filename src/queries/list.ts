@@ -32,6 +32,13 @@ export interface ListSource {
   readonly names: readonly string[];
   /** The plan does not depend on the values (see Statement.stablePlan). */
   readonly stablePlan?: boolean;
+  /**
+   * The page's rows read after they are found (`from` is then the table alone). For a candidate
+   * set that is sorted rather than walked (Venues near a place): the page is ordered and cut on
+   * the table's own columns, `alias.id` carried out, and only its rows are read again with
+   * `joins` (media), instead of every candidate being joined before the sort.
+   */
+  readonly lateRows?: { readonly table: string; readonly alias: string; readonly joins: string };
 }
 
 /** A list source built on the statement's own parameters. */
@@ -64,12 +71,28 @@ export function listPageStatement(build: SourceBuilder, after: readonly CursorKe
   const where = [...src.where];
   if (parent !== null) where.push(`EXISTS (${parentSelect(parent, p)})`);
   if (after !== null) where.push(keysetAfter(src.keys, after, p));
-  const columns = [...src.columns, ...keyColumns(src.keys), ...tagged(src.identity, 'i'), ...tagged(src.names, 'n')];
-  const text = `SELECT ${columns.join(', ')}
+  const conditions = where.length > 0 ? where.join('\n      AND ') : 'true';
+  const late = src.lateRows;
+  if (late === undefined) {
+    const columns = [...src.columns, ...keyColumns(src.keys), ...tagged(src.identity, 'i'), ...tagged(src.names, 'n')];
+    const text = `SELECT ${columns.join(', ')}
     FROM ${src.from}
-    WHERE ${where.length > 0 ? where.join('\n      AND ') : 'true'}
+    WHERE ${conditions}
     ORDER BY ${orderBy(src.keys)}
     ${rowLimit(limit + 1)}`;
+    return { name: src.name, text, values: p.values, stablePlan: src.stablePlan === true };
+  }
+  // the page found first (its keys as o0…, typed), then its rows read by id, in the same order
+  const found = src.keys.map((k, i) => ({ ...k, expr: `page.o${i}` }));
+  const columns = [...src.columns, ...keyColumns(found), ...tagged(src.identity, 'i'), ...tagged(src.names, 'n')];
+  const text = `SELECT ${columns.join(', ')}
+    FROM (SELECT ${late.alias}.id, ${src.keys.map((k, i) => `${k.expr} AS o${i}`).join(', ')}
+      FROM ${src.from}
+      WHERE ${conditions}
+      ORDER BY ${orderBy(src.keys)}
+      ${rowLimit(limit + 1)}) page
+    JOIN ${late.table} ${late.alias} ON ${late.alias}.id = page.id ${late.joins}
+    ORDER BY ${orderBy(found)}`;
   return { name: src.name, text, values: p.values, stablePlan: src.stablePlan === true };
 }
 

@@ -26,16 +26,23 @@ export function venueListSource(c: VenueControls): SourceBuilder {
     if (f.near !== null) where.push(venueNearCondition('v', f.near, p));
     const columns = venueColumns('v', c.fields);
     if (f.near !== null) columns.push(distanceKmColumn('v', f.near, p));
+    // near: the Venues in the box are sorted, not walked, so the page is cut on the position
+    // index's own columns and only its rows are read (ListSource.lateRows, migration 009)
+    const near = f.near !== null;
+    // near alone by distance: a top-N of the box's index entries whatever the place (a generic
+    // plan serves every place and radius)
+    const nearByDistance = near && where.length === 2 && c.sort === 'distance';
     return {
       name: 'venues.list',
       columns,
-      from: `venues v ${mediaJoin('v', c.fields)}`,
+      from: near ? 'venues v' : `venues v ${mediaJoin('v', c.fields)}`,
       where,
       // sort=distance requires near (controls/venues.ts)
       keys: c.sort === 'distance' ? distanceKeys('v', f.near as NonNullable<typeof f.near>, p) : namedKeys('v', c.sort),
       identity: ['v.public_id'],
       names: ['v.name'],
-      stablePlan: where.length === 1 || feed, // unfiltered, or the feed alone
+      stablePlan: where.length === 1 || feed || nearByDistance, // unfiltered, the feed alone, or near alone by distance
+      ...(near ? { lateRows: { table: 'venues', alias: 'v', joins: mediaJoin('v', c.fields) } } : {}),
     };
   };
 }

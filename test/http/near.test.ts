@@ -34,17 +34,19 @@ interface PlaceVenue {
   published: boolean;
   active?: boolean;
   cc?: string;
+  /** Its profile media: public (ready and active) or not. */
+  media?: 'public' | 'pending';
 }
 const venues: PlaceVenue[] = [
   { n: 1, name: 'Centre Published', at: CENTRE, published: true },
   { n: 2, name: 'Centre Secret', at: CENTRE, published: false },
-  { n: 3, name: 'East 20km', at: [52.52, 13.705], published: true, cc: 'PL' },
-  { n: 4, name: 'East 47km', at: [52.52, 14.105], published: true },
+  { n: 3, name: 'East 20km', at: [52.52, 13.705], published: true, cc: 'PL', media: 'public' },
+  { n: 4, name: 'East 47km', at: [52.52, 14.105], published: true, media: 'public' },
   { n: 5, name: 'Centre Inactive', at: CENTRE, published: true, active: false },
   { n: 6, name: 'Equator', at: [0, 0], published: true },
   { n: 7, name: 'Date Line West', at: [10, 179.9], published: true },
   { n: 8, name: 'Near Pole', at: [89.9, 0], published: true },
-  { n: 9, name: 'Also Centre', at: CENTRE, published: true },
+  { n: 9, name: 'Also Centre', at: CENTRE, published: true, media: 'pending' },
   { n: 10, name: 'No Coordinates', at: null, published: true },
 ];
 
@@ -66,7 +68,18 @@ const events: PlaceEvent[] = [
   { n: 8, venues: [6], date: '2030-01-07' },
 ];
 
+const MEDIA = (n: number) => pid('md', n);
 const catalogue: CatalogueDocument = {
+  media: venues
+    .filter((v) => v.media !== undefined)
+    .map((v) => ({
+      publicId: MEDIA(v.n),
+      status: v.media === 'public' ? ('ready' as const) : ('pending' as const),
+      src: `https://img.example/${v.n}.jpg`,
+      width: 640,
+      height: 480,
+      updatedAt: '2024-01-01T00:00:00.000000Z',
+    })),
   venues: venues.map((v) => ({
     publicId: V(v.n),
     slug: `venue-${v.n}`,
@@ -76,6 +89,7 @@ const catalogue: CatalogueDocument = {
     address: { formattedAddress: `${v.n} Road`, locality: 'Town', countryName: 'Country', countryCode: v.cc ?? 'DE' },
     coordinates: v.at === null ? null : { latitude: v.at[0], longitude: v.at[1] },
     publishCoordinates: v.published,
+    profileMediaId: v.media === undefined ? null : MEDIA(v.n),
     updatedAt: '2024-01-01T00:00:00.000000Z',
   })),
   events: events.map((e) => ({
@@ -154,6 +168,26 @@ for (const engine of engines()) {
       assert.deepEqual((await venueIds('near=52.52,13.405&radiusKm=100&sort=-name&limit=2')).map((v) => v.publicId), [V(4), V(3), V(1), V(9)]);
       assert.deepEqual((await venueIds('near=52.52,13.405&radiusKm=100&countryCode=PL')).map((v) => v.publicId), [V(3)]);
       assert.deepEqual((await venueIds('near=52.52,13.405&radiusKm=100&nameContains=east&sort=distance')).map((v) => v.publicId), [V(3), V(4)]);
+    });
+
+    it("reads each page's Venues after finding them: every item is its Venue's own, profile media included", async () => {
+      const found = [
+        ...(await venueIds('near=52.52,13.405&radiusKm=100&sort=distance&limit=1')),
+        ...(await venueIds('near=52.52,13.405&radiusKm=100&limit=2')),
+        ...(await venueIds('near=52.52,13.405&radiusKm=100&nameContains=east&sort=distance&fields=name,profileMedia')),
+      ];
+      assert.equal(found.length, 10);
+      for (const item of found) {
+        const { distanceKm, ...own } = item;
+        assert.equal(typeof distanceKm, 'number');
+        const detail = await suite.server.json(`/v1/venues/${item.publicId}?fields=${Object.keys(own).join(',')}`);
+        assert.deepEqual(own, detail.body.data, item.publicId);
+      }
+      const media = Object.fromEntries(found.map((v) => [v.publicId, v.profileMedia]));
+      assert.equal(media[V(3)]?.src, 'https://img.example/3.jpg');
+      assert.equal(media[V(4)]?.src, 'https://img.example/4.jpg');
+      assert.equal(media[V(9)], null); // its media is not ready
+      assert.equal(media[V(1)], null);
     });
 
     it('filters Events by any active published Venue within the radius, with every sort and filter', async () => {
