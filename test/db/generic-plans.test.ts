@@ -75,6 +75,8 @@ describe('stable statements run on generic plans (PostgreSQL)', { skip: postgres
     ["an Event's Artists, the parent checked by the page statement", () =>
       listPageStatement(eventArtistsSource(eventPublicId, ARTIST_DEFAULT_FIELDS), null, 20, { kind: 'event', eventId: eventPublicId })],
     ['Venues first page', () => listPageStatement(venueListSource(parseVenueControls(parseQueryString(''))), null, 20)],
+    ['Venues near a place by distance (a top-N of the position index)', () =>
+      listPageStatement(venueListSource(parseVenueControls(parseQueryString(`near=${place}&sort=distance`))), null, 20)],
     ['the Artists feed since a marker', artistsFeed],
     ['the Series feed since a marker', () => listPageStatement(seriesListSource(feed(SERIES_LIST)), null, 20)],
     ['the Venues feed since a marker', () => listPageStatement(venueListSource(parseVenueControls(parseQueryString(`sort=updatedAt&${SINCE}`))), null, 20)],
