@@ -67,7 +67,7 @@ export interface EventRelations {
 
 /**
  * The rendered items of a frozen (shared, immutable) rows array: the stored previews, parsed once
- * per distinct text by queries/stored-previews.ts. Rendering is a function of the rows and of
+ * per distinct text by queries/preview-texts.ts. Rendering is a function of the rows and of
  * plain/rich, so each array is checked, projected and serialized once; an array whose projection
  * fails is never entered (every request selecting it gets the sanitized 500).
  */

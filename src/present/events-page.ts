@@ -29,18 +29,25 @@ const pages = new PageMemo(64);
 /**
  * Everything an Events page's body is computed from besides its plan: `hasMore` and every value
  * of every row (its own columns as the shared frozen object, the phase, the stored previews'
- * texts, which decide their rows, the sort keys). `null` when the page also shows what its own
- * statement does not read: Series and Edition programs (their statements' rows are not listed),
- * and previews read by the preview statements (rich ones, or an Event's whose stored row is
- * missing): those rows are new arrays on every read, so such a page could never be reused.
+ * texts, which decide their rows, the sort keys), then each Event's Artist and Venue previews as
+ * the frozen arrays their texts parse to (queries/preview-texts.ts: the same text, the same
+ * array), whether stored, rich or read live. `null` when the page also shows what is not listed:
+ * Series and Edition programs (their statements' rows are new objects on every read), or a
+ * preview that is not one of the shared frozen arrays.
  */
 function pageInputs(plan: EventsPlan, page: EventsPageRows): unknown[] | null {
-  const { fields, include } = plan.controls;
-  if (include.length > 0 || fields.includes('directEventSeries') || fields.includes('editionPrograms')) return null;
+  const { fields } = plan.controls;
+  if (fields.includes('directEventSeries') || fields.includes('editionPrograms')) return null;
+  const inputs = rowInputs(page.hasMore, page.rows);
+  if (inputs === null) return null;
   const { artists, venues } = page.relations;
-  const readLive = (list: readonly unknown[] | undefined) => list !== undefined && !Object.isFrozen(list);
-  if (page.rows.some((row) => readLive(artists.get(row.id)) || readLive(venues.get(row.id)))) return null;
-  return rowInputs(page.hasMore, page.rows);
+  for (const row of page.rows) {
+    const a = artists.get(row.id);
+    const v = venues.get(row.id);
+    if ((a !== undefined && !Object.isFrozen(a)) || (v !== undefined && !Object.isFrozen(v))) return null;
+    inputs.push(a, v);
+  }
+  return inputs;
 }
 
 /** The page's body and ETag: rendered, or as last rendered when nothing it is computed from changed. */

@@ -5,7 +5,6 @@
  */
 import { Params, rowLimit } from './sql.js';
 import { ARTIST_ITEM_COLUMNS, VENUE_ITEM_COLUMNS, artistMediaJoin, singleMediaJoin } from './items.js';
-import type { ArtistItemRow, VenueItemRow } from './items.js';
 import type { EventField, EventInclude } from '../plan/event-fields.js';
 import type { Statement } from './statement.js';
 
@@ -22,13 +21,18 @@ interface PreviewShape {
 }
 
 /**
- * The first PREVIEW_SIZE + 1 active members of each Event, in relationship-route order. The
- * lateral pick carries the member's row (the outer SELECT projects the allow-listed columns), so
- * no member is looked up twice (docs/performance.md).
+ * The first PREVIEW_SIZE + 1 active members of each Event, in relationship-route order, as one
+ * JSON array text per Event (`items`): each member's row is the allow-listed columns of the
+ * outer projection, rendered by `to_jsonb` as the stored previews are (previewMembersText). The
+ * lateral pick carries the member's row, so no member is looked up twice (docs/performance.md).
+ * As text, a page's previews reach Node as one column per Event, and equal texts are parsed and
+ * projected once (queries/preview-texts.ts, present/event.ts). Events without an active member
+ * are absent.
  */
 function previewText(shape: PreviewShape): string {
   const m = shape.alias;
-  return `SELECT x.event_id::text AS owner_id, ${shape.columns}
+  return `SELECT x.event_id::text AS owner_id,
+           '[' || string_agg(to_jsonb(r)::text, ', ' ORDER BY ${m}.name, ${m}.public_id) || ']' AS items
     FROM unnest($1::bigint[]) AS x(event_id)
     CROSS JOIN LATERAL (
       SELECT ${memberColumns(m, `${shape.columns} ${shape.mediaJoin}`)}
@@ -37,7 +41,14 @@ function previewText(shape: PreviewShape): string {
        ORDER BY ${m}.name, ${m}.public_id
        ${rowLimit(PREVIEW_SIZE + 1)}) ${m}
     ${shape.mediaJoin}
-    ORDER BY x.event_id, ${m}.name, ${m}.public_id`;
+    CROSS JOIN LATERAL (SELECT ${shape.columns}) r
+    GROUP BY x.event_id`;
+}
+
+/** A row of the preview statements: an Event's previews as a JSON array text. */
+export interface PreviewTextRow {
+  owner_id: string;
+  items: string;
 }
 
 /**
@@ -139,7 +150,7 @@ export const storedVenuePreviewTexts = (targets: string) => storedPreviewTexts(V
 /**
  * The stored previews of the Events (migration 005, kept by src/catalogue/event-previews.ts): the
  * rows the plain preview statements above return, per Event, as JSON arrays, read as their text
- * (queries/stored-previews.ts parses each distinct text once). An Event without a stored row is
+ * (queries/preview-texts.ts parses each distinct text once). An Event without a stored row is
  * absent from the result (its previews are then read by those statements).
  */
 export interface StoredPreviewsRow {

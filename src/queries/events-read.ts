@@ -19,6 +19,7 @@ import {
   storedPreviewsStatement,
   venuePreviewsStatement,
   type EditionProgramRow,
+  type PreviewTextRow,
   type SeriesRefRow,
   type StoredPreviewsRow,
 } from './event-relations.js';
@@ -26,7 +27,7 @@ import { eventRows } from './event-own.js';
 import { eventsPageStatement, type EventRow } from './events.js';
 import type { ArtistItemRow, VenueItemRow } from './items.js';
 import { splitPage } from './page.js';
-import { storedArtistRows, storedVenueRows } from './stored-previews.js';
+import { artistPreviewRows, venuePreviewRows } from './preview-texts.js';
 
 export interface EventRelationRows {
   readonly artists: Map<string, readonly ArtistItemRow[]>;
@@ -50,6 +51,11 @@ function groupByOwner<R extends { owner_id?: string }>(rows: R[]): Map<string, R
     else groups.set(key, [row]);
   }
   return groups;
+}
+
+/** Each Event's previews from its text (parsed once per distinct text: queries/preview-texts.ts). */
+function previewsByOwner<R>(rows: readonly PreviewTextRow[], parse: (eventId: string, text: string) => readonly R[]): Map<string, readonly R[]> {
+  return new Map(rows.map((row) => [row.owner_id, parse(row.owner_id, row.items)]));
 }
 
 /**
@@ -78,32 +84,32 @@ export async function fetchEventRelations(
   const probe = () => reader.rows<StoredPreviewsRow>(storedPreviewsStatement(ids, plain));
   const [stored, artists, venues, series, editions] = await Promise.all([
     fromStore ? (prefetched.stored ?? probe()) : none,
-    rich('artists') ? reader.rows<ArtistItemRow>(artistPreviewsStatement(ids, true)) : none,
-    rich('venues') ? reader.rows<VenueItemRow>(venuePreviewsStatement(ids, true)) : none,
+    rich('artists') ? reader.rows<PreviewTextRow>(artistPreviewsStatement(ids, true)) : none,
+    rich('venues') ? reader.rows<PreviewTextRow>(venuePreviewsStatement(ids, true)) : none,
     want('directEventSeries') ? (prefetched.series ?? reader.rows<SeriesRefRow>(directSeriesStatement(ids))) : none,
     want('editionPrograms') ? (prefetched.editions ?? reader.rows<EditionProgramRow>(editionProgramsStatement(ids))) : none,
   ]);
   const relations: EventRelationRows = {
-    artists: groupByOwner(artists as ArtistItemRow[]),
-    venues: groupByOwner(venues as VenueItemRow[]),
+    artists: previewsByOwner(artists as PreviewTextRow[], artistPreviewRows),
+    venues: previewsByOwner(venues as PreviewTextRow[], venuePreviewRows),
     series: groupByOwner(series as SeriesRefRow[]),
     editions: groupByOwner(editions as EditionProgramRow[]),
   };
   if (fromStore) {
     for (const row of stored as StoredPreviewsRow[]) {
-      if (row.artists != null) relations.artists.set(row.owner_id, storedArtistRows(row.owner_id, row.artists));
-      if (row.venues != null) relations.venues.set(row.owner_id, storedVenueRows(row.owner_id, row.venues));
+      if (row.artists != null) relations.artists.set(row.owner_id, artistPreviewRows(row.owner_id, row.artists));
+      if (row.venues != null) relations.venues.set(row.owner_id, venuePreviewRows(row.owner_id, row.venues));
     }
     // Events without a stored row (none once the importer or migration 005 ran): read live.
     const have = new Set((stored as StoredPreviewsRow[]).map((r) => r.owner_id));
     const missing = ids.filter((id) => !have.has(id));
     if (missing.length > 0) {
       const [a, v] = await Promise.all([
-        plain.artists ? reader.rows<ArtistItemRow>(artistPreviewsStatement(missing, false)) : none,
-        plain.venues ? reader.rows<VenueItemRow>(venuePreviewsStatement(missing, false)) : none,
+        plain.artists ? reader.rows<PreviewTextRow>(artistPreviewsStatement(missing, false)) : none,
+        plain.venues ? reader.rows<PreviewTextRow>(venuePreviewsStatement(missing, false)) : none,
       ]);
-      for (const [id, list] of groupByOwner(a as ArtistItemRow[])) relations.artists.set(id, list);
-      for (const [id, list] of groupByOwner(v as VenueItemRow[])) relations.venues.set(id, list);
+      for (const [id, list] of previewsByOwner(a as PreviewTextRow[], artistPreviewRows)) relations.artists.set(id, list);
+      for (const [id, list] of previewsByOwner(v as PreviewTextRow[], venuePreviewRows)) relations.venues.set(id, list);
     }
   }
   return relations;

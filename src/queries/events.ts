@@ -284,7 +284,7 @@ const outerOrder = (alias: string, keys: readonly SortKey[]) => keys.map((k, i) 
 
 /**
  * The stored previews a page (or an Event detail) reads: its plain Artist and Venue previews, as their JSON text (parsed
- * once per distinct text by queries/stored-previews.ts, not by the driver on every read).
+ * once per distinct text by queries/preview-texts.ts, not by the driver on every read).
  */
 export function storedPreviewColumns(plain: PlainPreviews): string[] {
   return [

@@ -1,12 +1,12 @@
 /**
  * The body writer of success envelopes (present/envelope.ts) and the stored-preview memo
- * (queries/stored-previews.ts): the bytes are JSON.stringify's, RawJson is spliced in where it
+ * (queries/preview-texts.ts): the bytes are JSON.stringify's, RawJson is spliced in where it
  * stands, and one stored text is parsed once into shared, frozen rows.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RawJson, envelopeBytes, objectEnvelope, pageEnvelope, serializeEnvelope } from '../../src/present/envelope.js';
-import { storedArtistRows, storedVenueRows } from '../../src/queries/stored-previews.js';
+import { artistPreviewRows, venuePreviewRows } from '../../src/queries/preview-texts.js';
 
 test('without RawJson, the bytes of JSON.stringify (escapes, nesting, undefined, null, toJSON, non-ASCII)', () => {
   const samples: unknown[] = [
@@ -62,14 +62,14 @@ test('the body bytes are the UTF-8 of that text, part by part (multi-byte text i
 
 test('a stored preview text is parsed once: the same frozen rows for the same text, new rows for another', () => {
   const text = JSON.stringify([{ public_id: 'a1', slug: 'a', name: 'A', pm_public_id: null }]);
-  const first = storedArtistRows('7', text);
-  assert.equal(storedArtistRows('7', `${text}`), first, 'the same text → the same rows');
+  const first = artistPreviewRows('7', text);
+  assert.equal(artistPreviewRows('7', `${text}`), first, 'the same text → the same rows');
   assert.ok(Object.isFrozen(first) && Object.isFrozen(first[0]));
   assert.deepEqual(first, JSON.parse(text));
-  const other = storedArtistRows('7', text.replace('"A"', '""'));
+  const other = artistPreviewRows('7', text.replace('"A"', '""'));
   assert.notEqual(other, first);
   assert.equal(other[0]!.name, '');
-  assert.deepEqual(storedVenueRows('7', '[]'), []);
+  assert.deepEqual(venuePreviewRows('7', '[]'), []);
   // not an array: returned as it is, for the projection to refuse
-  assert.deepEqual(storedVenueRows('8', '{"x":1}'), { x: 1 });
+  assert.deepEqual(venuePreviewRows('8', '{"x":1}'), { x: 1 });
 });
