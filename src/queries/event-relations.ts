@@ -23,7 +23,8 @@ interface PreviewShape {
 /**
  * The first PREVIEW_SIZE + 1 active members of each Event, in relationship-route order, as one
  * JSON array text per Event (`items`): each member's row is the allow-listed columns of the
- * outer projection, rendered by `to_jsonb` as the stored previews are (previewMembersText). The
+ * outer projection, rendered by `row_to_json` (the stored previews' `to_jsonb` orders the keys
+ * differently and costs more; both parse to equal rows: test/catalogue/event-previews.test.ts). The
  * lateral pick carries the member's row, so no member is looked up twice (docs/performance.md).
  * As text, a page's previews reach Node as one column per Event, and equal texts are parsed and
  * projected once (queries/preview-texts.ts, present/event.ts). Events without an active member
@@ -32,7 +33,7 @@ interface PreviewShape {
 function previewText(shape: PreviewShape): string {
   const m = shape.alias;
   return `SELECT x.event_id::text AS owner_id,
-           '[' || string_agg(to_jsonb(r)::text, ', ' ORDER BY ${m}.name, ${m}.public_id) || ']' AS items
+           '[' || string_agg(row_to_json(r)::text, ', ' ORDER BY ${m}.name, ${m}.public_id) || ']' AS items
     FROM unnest($1::bigint[]) AS x(event_id)
     CROSS JOIN LATERAL (
       SELECT ${memberColumns(m, `${shape.columns} ${shape.mediaJoin}`)}

@@ -8,8 +8,9 @@
  * "Stored previews as text", "Rich previews as text").
  *
  * A slot (an Event) sees at most two texts of a kind: its plain previews and its rich ones. A
- * text is an array of rows, written by `to_jsonb` of the preview columns; anything else is
- * returned as it is, for the projection to refuse (a sanitized 500, present/event.ts).
+ * text is an array of rows, written by `to_jsonb` (stored) or `row_to_json` (live) of the
+ * preview columns; anything else is returned as it is, for the projection to refuse (a
+ * sanitized 500, present/event.ts).
  */
 import type { ArtistItemRow, VenueItemRow } from './items.js';
 import { TextMemo, deepFrozenJson } from './text-memo.js';
