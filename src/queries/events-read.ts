@@ -4,7 +4,7 @@
  * previews, read by the page statement itself (an Event detail's statement reads them too, and
  * its Series and Edition programs: queries/event-detail.ts); rich ones (`include`), and those of
  * an Event that has no stored row, from the preview statements.
- * At most 6 statements in all (spec Limits allow 8); the relationship statements run
+ * At most 7 statements in all (spec Limits allow 8: a bounded search reads its page in two parts); the relationship statements run
  * concurrently (at most 3 at once, enforced by the Reader).
  */
 import type { Reader } from '../db/reader.js';
@@ -24,7 +24,8 @@ import {
   type StoredPreviewsRow,
 } from './event-relations.js';
 import { eventRows } from './event-own.js';
-import { eventsPageStatement, type EventRow } from './events.js';
+import { WALKED_ROWS } from './bounded-scan.js';
+import { boundedSearch, eventsPageStatement, type EventRow } from './events.js';
 import type { ArtistItemRow, VenueItemRow } from './items.js';
 import { splitPage } from './page.js';
 import { artistPreviewRows, venuePreviewRows } from './preview-texts.js';
@@ -125,8 +126,21 @@ const storedOf = (r: EventRow): StoredPreviewsRow => ({
 /** The stored previews that Event rows read by a LEFT JOIN carry (none for an Event without a stored row). */
 export const storedPreviewsOf = (rows: readonly EventRow[]): StoredPreviewsRow[] => rows.filter(hasStoredRow).map(storedOf);
 
-export async function fetchEventsPage(reader: Reader, plan: EventsPlan): Promise<EventsPageRows> {
-  const { rows, hasMore } = splitPage(await eventRows(reader, eventsPageStatement(plan)), plan.limit);
+/**
+ * The page's rows (limit + 1): one statement, or for a search no index narrows the walked part
+ * and, when it did not fill the page, the rest (queries/bounded-scan.ts).
+ */
+async function pageRows(reader: Reader, plan: EventsPlan, walkedRows: number): Promise<EventRow[]> {
+  if (!boundedSearch(plan)) return eventRows(reader, eventsPageStatement(plan));
+  const walked = await eventRows(reader, eventsPageStatement(plan, { part: 'walked', rows: walkedRows }));
+  if (walked.length > plan.limit) return walked;
+  const rest = await eventRows(reader, eventsPageStatement(plan, { part: 'rest', rows: walkedRows }));
+  return [...walked, ...rest].slice(0, plan.limit + 1);
+}
+
+/** `walkedRows`: the bounded search's walk (tests pass their own). */
+export async function fetchEventsPage(reader: Reader, plan: EventsPlan, walkedRows = WALKED_ROWS): Promise<EventsPageRows> {
+  const { rows, hasMore } = splitPage(await pageRows(reader, plan, walkedRows), plan.limit);
   const { fields, include } = plan.controls;
   const stored = anyPlain(plainPreviews(fields, include)) ? storedPreviewsOf(rows) : undefined;
   const relations = await fetchEventRelations(reader, rows.map((r) => r.id), fields, include, { stored });

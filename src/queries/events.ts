@@ -7,9 +7,10 @@
 import type { EventsPlan } from '../plan/events.js';
 import type { EventField, EventSort } from '../plan/event-fields.js';
 import { plainPreviews, type PlainPreviews } from './event-relations.js';
-import { lowerName } from '../text/normalize.js';
+import { foldName, lowerName } from '../text/normalize.js';
 import { MEDIA_COLUMN_LIST, selectedMediaJoin, type MediaColumns, type ArtistItemRow, type VenueItemRow } from './items.js';
-import { nameContainsCondition } from './name-search.js';
+import { restAfterWalk, trigramFree, unindexed, walkedSource, type ScanPart } from './bounded-scan.js';
+import { nameContainsCondition, nameContainsUnindexed } from './name-search.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
 import { phaseSql, upcomingBranches } from './phase.js';
@@ -188,7 +189,19 @@ export function seriesContextEvents(p: Params, seriesId: string, editionId: stri
              AND ed.public_id = ${p.add(editionId)}`;
 }
 
-export function eventsPageStatement(plan: EventsPlan): Statement {
+/**
+ * Whether the plan's page is read in two bounded parts (queries/bounded-scan.ts): a `nameContains`
+ * term from which no index can take a trigram, in an order the page statement walks itself (not
+ * the near walk, not the two upcoming branches).
+ */
+export function boundedSearch(plan: EventsPlan): boolean {
+  const c = plan.controls;
+  if (c.nameContains === null || (c.sort === 'startLocalDate' && (c.near !== null || c.temporalPhaseCode === 'upcoming'))) return false;
+  return trigramFree(c.nameContains.toLowerCase()) || trigramFree(foldName(c.nameContains));
+}
+
+/** `scan`: a part of a bounded search (only when `boundedSearch(plan)`). */
+export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statement {
   const c = plan.controls;
   const p = new Params();
   // The operation time is a parameter only when used (an unreferenced parameter has no type).
@@ -198,7 +211,7 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
   const where = ['e.active'];
   const ctx = contextFilter(plan, p);
   if (ctx) where.push(ctx);
-  if (c.nameContains !== null) where.push(nameContainsCondition(c.nameContains, p));
+  if (c.nameContains !== null) where.push(scan !== undefined ? nameContainsUnindexed(c.nameContains, p) : nameContainsCondition(c.nameContains, p));
   // The primary active Venue's keys (decisions §5), kept on the Event by the importer
   // (src/catalogue/primary-venue.ts, migration 003).
   if (c.cityContains !== null) {
@@ -265,12 +278,32 @@ export function eventsPageStatement(plan: EventsPlan): Statement {
     ${limit}`;
     return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: upcomingOnly };
   }
-  const text = `SELECT ${[columns, ...(stored.length > 0 ? [order] : [])].join(', ')}
-    FROM ${walk?.from ?? 'events e'} ${mediaJoin}
+  let from = walk?.from ?? 'events e';
+  let prefix = '';
+  let ordered = keys;
+  if (scan !== undefined) {
+    if (walk !== null || !boundedSearch(plan)) throw new Error('a bounded part of a page that is not a bounded search');
+    // the walk's own conditions: active, the order's requirement, the cursor
+    const own = [
+      'e.active',
+      ...(c.sort === 'startInstant' || c.sort === '-startInstant' ? ['e.start_at IS NOT NULL'] : []),
+      ...(plan.after !== null ? [keysetAfter(keys, plan.after, p)] : []),
+    ];
+    if (scan.part === 'walked') from = walkedSource(scan, keys, own);
+    else {
+      const rest = restAfterWalk(scan, keys, own);
+      prefix = rest.prefix;
+      where.push(rest.condition);
+      ordered = keys.map(unindexed);
+    }
+  }
+  const text = `${prefix}SELECT ${[columns, ...(stored.length > 0 ? [order] : [])].join(', ')}
+    FROM ${from} ${mediaJoin}
     WHERE ${where.join('\n      AND ')}
-    ORDER BY ${orderBy(keys)}
+    ORDER BY ${orderBy(ordered)}
     ${limit}`;
-  return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: plainWalk || nearWalkOnly || rangeWalk };
+  const name = scan?.part === 'rest' ? 'events.pageRest' : 'events.page';
+  return { name, text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: plainWalk || nearWalkOnly || rangeWalk };
 }
 
 /**

@@ -89,13 +89,23 @@ export function wholeWords(lowered: string): string[] {
   return longestFirst(words, WHOLE_WORDS);
 }
 
+const whole = (column: string, pattern: string, p: Params) => `${column} LIKE ${p.add(wildcardContains(pattern))} ESCAPE ''`;
+
+/**
+ * The whole term on alias `e` through expressions no index serves: the recheck of the candidates
+ * below, and the condition of a search read in bounded parts (queries/bounded-scan.ts), where a
+ * name index given no trigram would be scanned whole.
+ */
+export function nameContainsUnindexed(term: string, p: Params): string {
+  return `(${whole("(e.name_lower || '')", term.toLowerCase(), p)} OR ${whole("(e.name_folded || '')", foldName(term), p)})`;
+}
+
 /** The condition on alias `e` for a trimmed, non-empty term. */
 export function nameContainsCondition(term: string, p: Params): string {
   const original = term.toLowerCase();
   const folded = foldName(term);
-  const whole = (column: string, pattern: string) => `${column} LIKE ${p.add(wildcardContains(pattern))} ESCAPE ''`;
   // the whole term, on the candidates, through expressions no index serves
-  const recheck = () => `(${whole("(e.name_lower || '')", original)} OR ${whole("(e.name_folded || '')", folded)})`;
+  const recheck = () => nameContainsUnindexed(term, p);
   const complete = wholeWords(original);
   if (complete.length > 0) {
     // the same expression as the index (migration 008)
@@ -106,9 +116,9 @@ export function nameContainsCondition(term: string, p: Params): string {
   const originalWords = indexedWords(original);
   const foldedWords = indexedWords(folded);
   if (originalWords.length === 0 || foldedWords.length === 0) {
-    return `(${whole('e.name_lower', original)} OR ${whole('e.name_folded', folded)})`;
+    return `(${whole('e.name_lower', original, p)} OR ${whole('e.name_folded', folded, p)})`;
   }
-  const words = (column: string, list: readonly string[]) => list.map((w) => whole(column, w)).join(' AND ');
+  const words = (column: string, list: readonly string[]) => list.map((w) => whole(column, w, p)).join(' AND ');
   const shared = sharedWords(originalWords);
   const candidates =
     shared.length > 0 ? words('e.name_folded', shared) : `(${words('e.name_lower', originalWords)}) OR (${words('e.name_folded', foldedWords)})`;

@@ -61,7 +61,11 @@ export interface SortKey {
 export function keysetAfter(keys: readonly SortKey[], values: readonly unknown[], params: Params): string {
   // A (re-sealed) cursor whose values are not of the keys' types is malformed: 400, never a cast error.
   if (values.length !== keys.length || !keys.every((k, i) => fitsKey(k, values[i]))) throw malformedCursor();
-  const placeholders = keys.map((k, i) => params.add(values[i], k.cast));
+  return keysetAfterSql(keys, keys.map((k, i) => params.add(values[i], k.cast)));
+}
+
+/** The same, after a boundary given as SQL expressions of the keys' types (a NULL boundary: no row). */
+export function keysetAfterSql(keys: readonly SortKey[], placeholders: readonly string[]): string {
   const sameDirection = keys.every((k) => k.direction === keys[0]?.direction);
   if (sameDirection) {
     const op = keys[0]?.direction === 'asc' ? '>' : '<';

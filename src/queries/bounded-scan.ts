@@ -1,0 +1,88 @@
+/**
+ * Events searched by a name term that no index can narrow, read in two bounded parts.
+ *
+ * pg_trgm takes trigrams from runs of three letters or digits of a LIKE pattern; a term without
+ * one (`xx`, `dj`, `a-b`, `%_%`) gives it nothing, so the name indexes cannot serve it and the
+ * planner walks the order's index, filtering every Event it passes. When the term is common
+ * (`dj`) the walk finds its page after a few hundred Events; when it is rare or absent the walk
+ * visits every active Event in index order, one heap page per Event: at 1,000,000 Events
+ * `nameContains=xx` ran 3.5 s and ended at the 3 s statement timeout, a 503 for a valid query.
+ *
+ * So such a search is read in two parts (queries/events-read.ts):
+ *   - `walked`: the first WALKED_ROWS active Events of the order after the cursor, taken from the
+ *     order's index, then filtered: the page when it is there (a common term: one statement);
+ *   - `rest`, only when the walked part did not fill the page: every Event after the last walked
+ *     one, by a sequential scan (ordered by keys no index holds, so no index walk can be chosen),
+ *     filtered, then sorted (top-N). Cost ∝ the table, paid once per page, not per Event in
+ *     index order: ≈ 0.2 s (in parallel workers where PostgreSQL has them) for `xx` at 1M.
+ * The walked part's last Event is found by the rest statement itself (its keys, `walked`), so
+ * the parts meet exactly: the rest starts strictly after it, and when the walk reached the end of
+ * the table there is no such Event and the rest is empty. Together they are the rows the one
+ * statement would return (test/db/bounded-scan.test.ts compares them for every order).
+ */
+import { keysetAfterSql, orderBy, type SortKey } from './sql.js';
+
+/** Events the walked part takes from the order's index before filtering. */
+export const WALKED_ROWS = 5_000;
+
+/** Which part of a bounded search a statement reads, and the walk's length (tests pass their own). */
+export interface ScanPart {
+  readonly part: 'walked' | 'rest';
+  readonly rows: number;
+}
+
+/** No run of three letters or digits: pg_trgm can take no trigram from the term (see above). */
+export const trigramFree = (term: string): boolean => !/[\p{L}\p{N}]{3}/u.test(term);
+
+function walkLength(rows: number): string {
+  if (!Number.isSafeInteger(rows) || rows < 1 || rows > 1_000_000) throw new Error(`walk length ${rows} out of range`);
+  return String(rows);
+}
+
+/**
+ * A sort key as an expression no index holds, of the same value and order (a date or an integer
+ * plus 0, a timestamp plus no time, a text followed by nothing, its collation kept): the rest part
+ * orders and bounds its rows by these, so the planner cannot walk the order's index (a sequential
+ * scan then sorts the matches). An `OFFSET 0` fence did the same at twice the cost: every column of
+ * every Event was formed into the fenced subquery's rows (0.71 s against 0.21 s for `xx` at 1M).
+ */
+export function unindexed(key: SortKey): SortKey {
+  switch (key.cast) {
+    case 'date':
+    case 'int2':
+      return { ...key, expr: `(${key.expr} + 0)` };
+    case 'timestamptz':
+      return { ...key, expr: `(${key.expr} + interval '0')` };
+    case 'text':
+      return { ...key, expr: `(${key.expr} || '')` };
+    default:
+      throw new Error(`no unindexed form for a ${key.cast} key`);
+  }
+}
+
+/**
+ * The FROM source of the walked part (alias `e`), given the walk's own conditions (active, the
+ * order's own requirement, the cursor): the first `rows` Events of the order.
+ */
+export function walkedSource(scan: ScanPart, keys: readonly SortKey[], walk: readonly string[]): string {
+  return `(SELECT e.* FROM events e
+      WHERE ${walk.join(' AND ')}
+      ORDER BY ${orderBy(keys)}
+      LIMIT ${walkLength(scan.rows)}) e`;
+}
+
+/**
+ * The rest part's prefix and condition: `WITH walked AS (…)` holds the keys of the walk's last
+ * Event (none when the walk reached the end), and the rows must come strictly after it (written
+ * on the unindexed keys: a range of the order's index from there would be the walk again).
+ */
+export function restAfterWalk(scan: ScanPart, keys: readonly SortKey[], walk: readonly string[]): { readonly prefix: string; readonly condition: string } {
+  const prefix = `WITH walked AS MATERIALIZED (SELECT ${keys.map((k, i) => `${k.expr} AS b${i}`).join(', ')}
+      FROM events e
+      WHERE ${walk.join(' AND ')}
+      ORDER BY ${orderBy(keys)}
+      OFFSET ${Number(walkLength(scan.rows)) - 1} LIMIT 1)
+    `;
+  const condition = keysetAfterSql(keys.map(unindexed), keys.map((_, i) => `(SELECT w.b${i} FROM walked w)`));
+  return { prefix, condition };
+}

@@ -1,0 +1,106 @@
+/**
+ * A `nameContains` term from which no index can take a trigram is read in two bounded parts
+ * (src/queries/bounded-scan.ts): the first Events of the order, walked and filtered, then, when
+ * they did not fill the page, the rest by a scan. Whatever the walk's length, every page, its
+ * `hasMore` and the whole traversal are the ones the single page statement returns: compared here
+ * for every order, several terms (common, rare, none, every Event) and walks of 1 Event (the rest
+ * always runs, starting right after the first Event), a few Events, and more than the catalogue
+ * (the rest finds no walked boundary and is empty).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { seedDemo } from '../../src/catalogue/demo.js';
+import { parseEventControls } from '../../src/controls/events.js';
+import { encodeCursor } from '../../src/controls/cursor.js';
+import { parseQueryString } from '../../src/controls/query-string.js';
+import { Reader } from '../../src/db/reader.js';
+import { eventSortArity, planEvents, type EventsPlan } from '../../src/plan/events.js';
+import { sortKeysOf } from '../../src/present/page.js';
+import { trigramFree } from '../../src/queries/bounded-scan.js';
+import { eventRows } from '../../src/queries/event-own.js';
+import { fetchEventsPage } from '../../src/queries/events-read.js';
+import { boundedSearch, eventsPageStatement, type EventRow } from '../../src/queries/events.js';
+import { splitPage } from '../../src/queries/page.js';
+import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
+
+const NOW = new Date('2026-03-15T12:00:00Z');
+const SORTS = ['startLocalDate', '-startLocalDate', 'startInstant', '-startInstant', 'updatedAt'] as const;
+const LIMIT = 9;
+
+const plan = (qs: string) => planEvents('/v1/events', parseEventControls(parseQueryString(qs)), NOW);
+const next = (qs: string, p: EventsPlan, last: EventRow) =>
+  plan(`${qs}&cursor=${encodeURIComponent(encodeCursor(p.fingerprint, sortKeysOf(last as unknown as Record<string, unknown>, eventSortArity(p.controls.sort))))}`);
+
+type Read = (p: EventsPlan) => Promise<{ rows: EventRow[]; hasMore: boolean }>;
+
+/** Every page of the query: each page's publicIds and hasMore. */
+async function traverse(qs: string, read: Read): Promise<{ ids: string[]; hasMore: boolean }[]> {
+  const pages: { ids: string[]; hasMore: boolean }[] = [];
+  let p = plan(qs);
+  for (;;) {
+    const { rows, hasMore } = await read(p);
+    pages.push({ ids: rows.map((r) => r.public_id), hasMore });
+    if (!hasMore) return pages;
+    assert.ok(pages.length < 200, 'terminates');
+    p = next(qs, p, rows.at(-1)!);
+  }
+}
+
+describe('searches without a trigram: which are read in bounded parts', () => {
+  test('terms without three letters or digits in a row, in either spelling', () => {
+    for (const term of ['xx', 'dj', 'a b c', '%_%', 'a-b-c', 'é', '1 2']) assert.ok(trigramFree(term), term);
+    for (const term of ['abc', 'señor', 'x123', 'ΑΒΓ', '東京都']) assert.ok(!trigramFree(term), term);
+    assert.ok(boundedSearch(plan('nameContains=xx')));
+    assert.ok(boundedSearch(plan('nameContains=xx&sort=updatedAt&temporalPhaseCode=upcoming')));
+    assert.ok(!boundedSearch(plan('nameContains=abc')));
+    assert.ok(!boundedSearch(plan('temporalPhaseCode=upcoming')));
+    // the walks the page statement does not write itself keep their single statement
+    assert.ok(!boundedSearch(plan('nameContains=xx&temporalPhaseCode=upcoming')));
+    assert.ok(!boundedSearch(plan('nameContains=xx&near=52.52,13.405')));
+  });
+});
+
+for (const engine of engines()) {
+  describe(`searches without a trigram read in bounded parts (${engine.name})`, () => {
+    let t: TestDatabase;
+    let terms: string[];
+    before(async () => {
+      t = await openTestDatabase(engine);
+      await seedDemo(t.db, { events: 240, seed: 'bounded', anchorDate: '2026-03-15' });
+      // a common term, a rare one (a pair of letters in only a few names), one in no name
+      const { rows } = await t.db.pool.query<{ pair: string; n: string }>(
+        `SELECT substr(name_lower, i, 2) AS pair, count(DISTINCT id)::text AS n
+           FROM events, generate_series(1, 40) i
+          WHERE active AND substr(name_lower, i, 2) ~ '^[a-z]{2}$'
+          GROUP BY 1 ORDER BY count(DISTINCT id), 1`,
+      );
+      const rare = rows.find((r) => Number(r.n) >= 3)!.pair;
+      terms = ['a', rare, 'qx', '%'];
+    });
+    after(() => t?.drop());
+
+    // one Reader per read, as a request has (its statement budget)
+    const single: Read = async (p) => splitPage(await eventRows(new Reader(t.db), eventsPageStatement(p)), p.limit);
+    const bounded = (walked: number): Read => async (p) => fetchEventsPage(new Reader(t.db), p, walked);
+
+    for (const sort of SORTS) {
+      test(`sort=${sort}: every page as the single statement's, for walks of 1, 4 and 10,000 Events`, async () => {
+        for (const term of terms) {
+          const qs = `nameContains=${encodeURIComponent(term)}&sort=${sort}&limit=${LIMIT}&fields=name`;
+          assert.ok(boundedSearch(plan(qs)), qs);
+          const expected = await traverse(qs, single);
+          for (const walked of [1, 4, 10_000]) assert.deepEqual(await traverse(qs, bounded(walked)), expected, `${qs}, walk ${walked}`);
+          if (term === 'qx') assert.deepEqual(expected, [{ ids: [], hasMore: false }]);
+          if (term === '%') assert.equal(expected.flatMap((page) => page.ids).length, (await t.db.pool.query('SELECT 1 FROM events WHERE active' + (sort.endsWith('Instant') ? ' AND start_at IS NOT NULL' : ''))).rows.length);
+        }
+      });
+    }
+
+    test('with another filter, and from a cursor deep in the order', async () => {
+      const qs = `nameContains=a&administrativeStateCode=scheduled&limit=${LIMIT}&fields=name`;
+      const expected = await traverse(qs, single);
+      assert.ok(expected.length > 3);
+      for (const walked of [1, 7]) assert.deepEqual(await traverse(qs, bounded(walked)), expected);
+    });
+  });
+}
