@@ -71,18 +71,20 @@ export function walkedSource(scan: ScanPart, keys: readonly SortKey[], walk: rea
       LIMIT ${walkLength(scan.rows)}) e`;
 }
 
-/**
- * The rest part's prefix and condition: `WITH walked AS (…)` holds the keys of the walk's last
- * Event (none when the walk reached the end), and the rows must come strictly after it (written
- * on the unindexed keys: a range of the order's index from there would be the walk again).
- */
-export function restAfterWalk(scan: ScanPart, keys: readonly SortKey[], walk: readonly string[]): { readonly prefix: string; readonly condition: string } {
+/** The walk's last Event, as the statements of both parts need it. */
+export interface AfterWalk {
+  /** `WITH walked AS (…)`: the keys of the walk's last Event; no row when the walk reached the end. */
+  readonly prefix: string;
+  /** Strictly after it (the rest part), on the unindexed keys: a range of the order's index from there would be the walk again. */
+  readonly after: string;
+}
+
+export function afterWalk(scan: ScanPart, keys: readonly SortKey[], walk: readonly string[]): AfterWalk {
   const prefix = `WITH walked AS MATERIALIZED (SELECT ${keys.map((k, i) => `${k.expr} AS b${i}`).join(', ')}
       FROM events e
       WHERE ${walk.join(' AND ')}
       ORDER BY ${orderBy(keys)}
       OFFSET ${Number(walkLength(scan.rows)) - 1} LIMIT 1)
     `;
-  const condition = keysetAfterSql(keys.map(unindexed), keys.map((_, i) => `(SELECT w.b${i} FROM walked w)`));
-  return { prefix, condition };
+  return { prefix, after: keysetAfterSql(keys.map(unindexed), keys.map((_, i) => `(SELECT w.b${i} FROM walked w)`)) };
 }

@@ -9,7 +9,7 @@ import type { EventField, EventSort } from '../plan/event-fields.js';
 import { plainPreviews, type PlainPreviews } from './event-relations.js';
 import { foldName, lowerName } from '../text/normalize.js';
 import { MEDIA_COLUMN_LIST, selectedMediaJoin, type MediaColumns, type ArtistItemRow, type VenueItemRow } from './items.js';
-import { restAfterWalk, trigramFree, unindexed, walkedSource, type ScanPart } from './bounded-scan.js';
+import { afterWalk, trigramFree, unindexed, walkedSource, type ScanPart } from './bounded-scan.js';
 import { nameContainsCondition, nameContainsUnindexed } from './name-search.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
@@ -191,12 +191,12 @@ export function seriesContextEvents(p: Params, seriesId: string, editionId: stri
 
 /**
  * Whether the plan's page is read in two bounded parts (queries/bounded-scan.ts): a `nameContains`
- * term from which no index can take a trigram, in an order the page statement walks itself (not
- * the near walk, not the two upcoming branches).
+ * term from which no index can take a trigram, in any order but the near walk's (`near` in the
+ * default order walks event_places, a walk of its own).
  */
 export function boundedSearch(plan: EventsPlan): boolean {
   const c = plan.controls;
-  if (c.nameContains === null || (c.sort === 'startLocalDate' && (c.near !== null || c.temporalPhaseCode === 'upcoming'))) return false;
+  if (c.nameContains === null || (c.sort === 'startLocalDate' && c.near !== null)) return false;
   return trigramFree(c.nameContains.toLowerCase()) || trigramFree(foldName(c.nameContains));
 }
 
@@ -264,13 +264,28 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   // the order keys again, typed, as o0… (what an outer query orders by)
   const order = keys.map((k, i) => `${k.expr} AS o${i}`).join(', ');
   const stored = storedPreviewColumns(plainPreviews(c.fields, c.include));
-  if (upcoming && c.sort === 'startLocalDate' && walk === null) {
+  const branched = upcoming && c.sort === 'startLocalDate' && walk === null;
+  const [usual, inconsistent] = branched ? upcomingBranches(now(), 'e', upcomingOnly ? 'once' : 'inline') : ['', ''];
+  // a bounded search (queries/bounded-scan.ts): the walk's own conditions (active, the order's
+  // requirement, upcoming's usual branch, the cursor) and the walk's last Event
+  if (scan !== undefined && (walk !== null || !boundedSearch(plan))) throw new Error('a bounded part of a page that is not a bounded search');
+  const own = [
+    'e.active',
+    ...(c.sort === 'startInstant' || c.sort === '-startInstant' ? ['e.start_at IS NOT NULL'] : []),
+    ...(branched ? [usual] : []),
+    ...(scan !== undefined && plan.after !== null ? [keysetAfter(keys, plan.after, p)] : []),
+  ];
+  const walked = scan?.part === 'rest' ? afterWalk(scan, keys, own) : null;
+  if (branched && scan?.part !== 'rest') {
+    // A bounded search's walked part walks the usual branch only: the other branch's Events start
+    // before the usual branch's bound, so they all come before its walk's last Event, and the rest
+    // part (every upcoming Event after that one) never repeats them.
+    const source = (condition: string) => (scan !== undefined && condition === usual ? walkedSource(scan, keys, own) : 'events e');
     const branch = (condition: string) => `(SELECT ${columns}, ${order}
-    FROM events e ${mediaJoin}
+    FROM ${source(condition)} ${mediaJoin}
     WHERE ${[...where, condition].join('\n      AND ')}
     ORDER BY ${orderBy(keys)}
     ${limit})`;
-    const [usual, inconsistent] = upcomingBranches(now(), 'e', upcomingOnly ? 'once' : 'inline');
     // the union keeps the order keys only while the stored previews still have to be ordered
     const text = `SELECT ${stored.length > 0 ? 'u.*' : outputsOf('u', outputs)} FROM (${branch(usual)}
     UNION ALL ${branch(inconsistent)}) u
@@ -281,21 +296,11 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   let from = walk?.from ?? 'events e';
   let prefix = '';
   let ordered = keys;
-  if (scan !== undefined) {
-    if (walk !== null || !boundedSearch(plan)) throw new Error('a bounded part of a page that is not a bounded search');
-    // the walk's own conditions: active, the order's requirement, the cursor
-    const own = [
-      'e.active',
-      ...(c.sort === 'startInstant' || c.sort === '-startInstant' ? ['e.start_at IS NOT NULL'] : []),
-      ...(plan.after !== null ? [keysetAfter(keys, plan.after, p)] : []),
-    ];
-    if (scan.part === 'walked') from = walkedSource(scan, keys, own);
-    else {
-      const rest = restAfterWalk(scan, keys, own);
-      prefix = rest.prefix;
-      where.push(rest.condition);
-      ordered = keys.map(unindexed);
-    }
+  if (scan?.part === 'walked') from = walkedSource(scan, keys, own);
+  if (walked !== null) {
+    prefix = walked.prefix;
+    where.push(walked.after);
+    ordered = keys.map(unindexed);
   }
   const text = `${prefix}SELECT ${[columns, ...(stored.length > 0 ? [order] : [])].join(', ')}
     FROM ${from} ${mediaJoin}

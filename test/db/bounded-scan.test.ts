@@ -54,9 +54,10 @@ describe('searches without a trigram: which are read in bounded parts', () => {
     assert.ok(boundedSearch(plan('nameContains=xx&sort=updatedAt&temporalPhaseCode=upcoming')));
     assert.ok(!boundedSearch(plan('nameContains=abc')));
     assert.ok(!boundedSearch(plan('temporalPhaseCode=upcoming')));
-    // the walks the page statement does not write itself keep their single statement
-    assert.ok(!boundedSearch(plan('nameContains=xx&temporalPhaseCode=upcoming')));
+    assert.ok(boundedSearch(plan('nameContains=xx&temporalPhaseCode=upcoming')));
+    // the near walk (the default order) is a walk of its own and keeps its single statement
     assert.ok(!boundedSearch(plan('nameContains=xx&near=52.52,13.405')));
+    assert.ok(boundedSearch(plan('nameContains=xx&near=52.52,13.405&sort=updatedAt')));
   });
 });
 
@@ -76,6 +77,14 @@ for (const engine of engines()) {
       );
       const rare = rows.find((r) => Number(r.n) >= 3)!.pair;
       terms = ['a', rare, 'qx', '%'];
+      // upcoming Events whose local start date lies more than a day before their start instant
+      // (the document allows it): upcoming's second branch in the default order
+      const moved = await t.db.pool.query(
+        `UPDATE events SET start_local_date = start_local_date - 40
+          WHERE id IN (SELECT id FROM events WHERE active AND start_at > $1::timestamptz + interval '3 days' ORDER BY id LIMIT 8)`,
+        [NOW.toISOString()],
+      );
+      assert.equal(moved.rowCount, 8);
     });
     after(() => t?.drop());
 
@@ -92,6 +101,23 @@ for (const engine of engines()) {
           for (const walked of [1, 4, 10_000]) assert.deepEqual(await traverse(qs, bounded(walked)), expected, `${qs}, walk ${walked}`);
           if (term === 'qx') assert.deepEqual(expected, [{ ids: [], hasMore: false }]);
           if (term === '%') assert.equal(expected.flatMap((page) => page.ids).length, (await t.db.pool.query('SELECT 1 FROM events WHERE active' + (sort.endsWith('Instant') ? ' AND start_at IS NOT NULL' : ''))).rows.length);
+        }
+      });
+    }
+
+    for (const sort of ['startLocalDate', '-startLocalDate', 'updatedAt'] as const) {
+      test(`upcoming, sort=${sort}: every page as the single statement's${sort === 'startLocalDate' ? ' (its two branches)' : ''}`, async () => {
+        for (const term of terms) {
+          const qs = `nameContains=${encodeURIComponent(term)}&temporalPhaseCode=upcoming&sort=${sort}&limit=${LIMIT}&fields=name`;
+          const expected = await traverse(qs, single);
+          if (term === 'a' && sort === 'startLocalDate') {
+            const { rows } = await t.db.pool.query<{ public_id: string }>(
+              `SELECT public_id FROM events WHERE active AND start_local_date < start_at::date - 30 AND name_lower LIKE '%a%'`,
+            );
+            const shown = new Set(expected.flatMap((page) => page.ids));
+            assert.ok(rows.length > 0 && rows.every((r) => shown.has(r.public_id)), 'the moved Events are upcoming and listed');
+          }
+          for (const walked of [1, 4, 10_000]) assert.deepEqual(await traverse(qs, bounded(walked)), expected, `${qs}, walk ${walked}`);
         }
       });
     }
