@@ -68,6 +68,8 @@ export async function defineScenarios(app, db, meta) {
     { id: 'name-common', title: `nameContains common ("${common}")`, path: q({ nameContains: common }) },
     { id: 'city', title: `cityContains ("${city}")`, path: q({ cityContains: city }) },
     { id: 'upcoming', title: 'temporalPhaseCode=upcoming', path: q({ temporalPhaseCode: 'upcoming' }) },
+    // what is on now (session 13: the Events whose span holds now, migration 010)
+    { id: 'current', title: 'temporalPhaseCode=current', path: q({ temporalPhaseCode: 'current' }) },
     {
       id: 'date-range',
       title: 'startLocalDate range (30 days)',

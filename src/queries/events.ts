@@ -13,7 +13,7 @@ import { afterWalk, trigramFree, unindexed, walkedSource, type ScanPart } from '
 import { nameContainsCondition, nameContainsUnindexed } from './name-search.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
-import { phaseSql, upcomingBranches } from './phase.js';
+import { currentBound, phaseSql, upcomingBranches } from './phase.js';
 import { Params, dateText, keyText, keysetAfter, orderBy, rowLimit, utcText, wildcardContains, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
 
@@ -221,6 +221,9 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
     where.push(`e.primary_country_key LIKE ${p.add(wildcardContains(lowerName(c.countryContains)))} ESCAPE ''`);
   }
   if (c.temporalPhaseCode !== null) where.push(`${phaseSql('e', now()).phase} = ${p.add(c.temporalPhaseCode)}`);
+  // current: the Events whose span holds now, from their own indexes (queries/phase.ts)
+  const current = c.temporalPhaseCode === 'current';
+  if (current) where.push(currentBound('e', now()));
   if (c.administrativeStateCode !== null) where.push(`e.administrative_state_code = ${p.add(c.administrativeStateCode)}`);
   if (c.startInstantGte !== null) where.push(`e.start_at >= ${p.add(c.startInstantGte, 'timestamptz')}`);
   if (c.startInstantLt !== null) where.push(`e.start_at < ${p.add(c.startInstantLt, 'timestamptz')}`);
@@ -295,7 +298,9 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   }
   let from = walk?.from ?? 'events e';
   let prefix = '';
-  let ordered = keys;
+  // current in the page statement's own walk: ordered by keys no index holds, so the planner sorts
+  // the few Events the span indexes return instead of walking the order through every past one
+  let ordered = current && walk === null ? keys.map(unindexed) : keys;
   if (scan?.part === 'walked') from = walkedSource(scan, keys, own);
   if (walked !== null) {
     prefix = walked.prefix;

@@ -30,6 +30,24 @@ export function phaseSql(e: string, now: string): { phase: string; basis: string
   return { phase, basis };
 }
 
+/**
+ * Performance only (docs/performance.md): every current Event satisfies this, and the indexes of
+ * migration 010 (with exactly these expressions) return the Events that do: those whose instants
+ * [start, end) hold `now` (both instants known: the `exact` rule), and the others whose local dates
+ * [start date, end date or start date] meet the UTC date of `now` ± 1 day (their local today, in
+ * any zone from UTC-12 to UTC+14, is within a day of it; the `inferred` rule's start date is that
+ * today, and the `calendar` rule's today lies in the span). A superset: the phase rule, filtered
+ * beside it, decides.
+ */
+export function currentBound(e: string, now: string): string {
+  const utcDay = `(${now} AT TIME ZONE 'UTC')::date`;
+  return `((${e}.start_at IS NOT NULL AND ${e}.end_at IS NOT NULL
+        AND tstzrange(${e}.start_at, greatest(${e}.start_at, ${e}.end_at), '[)') @> ${now})
+      OR ((${e}.start_at IS NULL OR ${e}.end_at IS NULL)
+        AND daterange(${e}.start_local_date, greatest(${e}.start_local_date, COALESCE(${e}.end_local_date, ${e}.start_local_date)), '[]')
+            && daterange(${utcDay} - 1, ${utcDay} + 1, '[]')))`;
+}
+
 /** The first local date an upcoming Event can have: the UTC date of `now` minus one day. */
 const upcomingDay = (now: string) => `(${now} AT TIME ZONE 'UTC')::date - 1`;
 
