@@ -13,7 +13,7 @@ import { afterWalk, trigramFree, unindexed, walkedSource, type ScanPart } from '
 import { nameContainsCondition, nameContainsUnindexed } from './name-search.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
-import { currentBound, phaseSql, upcomingBranches } from './phase.js';
+import { currentBound, historicalBranches, phaseSql, upcomingBranches } from './phase.js';
 import { Params, dateText, keyText, keysetAfter, orderBy, rowLimit, utcText, wildcardContains, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
 
@@ -208,6 +208,8 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   let nowParam: string | undefined;
   const now = () => (nowParam ??= p.add(plan.now, 'timestamptz'));
   const upcoming = c.temporalPhaseCode === 'upcoming';
+  // historical newest first: the mirror of upcoming in the default order (queries/phase.ts)
+  const historicalDown = c.temporalPhaseCode === 'historical' && c.sort === '-startLocalDate';
   const where = ['e.active'];
   const ctx = contextFilter(plan, p);
   if (ctx) where.push(ctx);
@@ -253,7 +255,8 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   // the text fixes the cells' number, so one plan serves every place and time), and a range of
   // the sort index's leading column alone (above).
   const plainWalk = filters === 0 && c.near === null;
-  const upcomingOnly = filters === 1 && upcoming && c.near === null;
+  // the phase filter alone, read in two branches (below): one plan for every `now`
+  const upcomingOnly = filters === 1 && (upcoming || historicalDown) && c.near === null;
   const nearWalkOnly = walk !== null && (filters === 0 || (filters === 1 && upcoming));
   const rangeWalk = leadingRange && filters > 0;
   if (c.sort === 'startInstant' || c.sort === '-startInstant') where.push('e.start_at IS NOT NULL');
@@ -267,8 +270,9 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   // the order keys again, typed, as o0… (what an outer query orders by)
   const order = keys.map((k, i) => `${k.expr} AS o${i}`).join(', ');
   const stored = storedPreviewColumns(plainPreviews(c.fields, c.include));
-  const branched = upcoming && c.sort === 'startLocalDate' && walk === null;
-  const [usual, inconsistent] = branched ? upcomingBranches(now(), 'e', upcomingOnly ? 'once' : 'inline') : ['', ''];
+  const branched = ((upcoming && c.sort === 'startLocalDate') || historicalDown) && walk === null;
+  const branches = upcoming ? upcomingBranches : historicalBranches;
+  const [usual, inconsistent] = branched ? branches(now(), 'e', upcomingOnly ? 'once' : 'inline') : ['', ''];
   // a bounded search (queries/bounded-scan.ts): the walk's own conditions (active, the order's
   // requirement, upcoming's usual branch, the cursor) and the walk's last Event
   if (scan !== undefined && (walk !== null || !boundedSearch(plan))) throw new Error('a bounded part of a page that is not a bounded search');
@@ -280,9 +284,10 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   ];
   const walked = scan?.part === 'rest' ? afterWalk(scan, keys, own) : null;
   if (branched && scan?.part !== 'rest') {
-    // A bounded search's walked part walks the usual branch only: the other branch's Events start
-    // before the usual branch's bound, so they all come before its walk's last Event, and the rest
-    // part (every upcoming Event after that one) never repeats them.
+    // A bounded search's walked part walks the usual branch only: the other branch's Events lie
+    // beyond the usual branch's bound on the side the order starts from, so they all come before
+    // its walk's last Event, and the rest part (every Event of the phase after that one) never
+    // repeats them.
     const source = (condition: string) => (scan !== undefined && condition === usual ? walkedSource(scan, keys, own) : 'events e');
     const branch = (condition: string) => `(SELECT ${columns}, ${order}
     FROM ${source(condition)} ${mediaJoin}

@@ -73,3 +73,23 @@ export function upcomingBranches(now: string, e: string, bound: 'once' | 'inline
     `${e}.start_local_date < ${from} AND ${e}.start_at IS NOT NULL AND ${e}.start_local_date < (${e}.start_at AT TIME ZONE 'UTC')::date - 1`,
   ];
 }
+
+/**
+ * Performance only (docs/performance.md): `temporalPhaseCode=historical` in the `-startLocalDate`
+ * order, the mirror of `upcomingBranches`. A historical Event either started at an instant that
+ * has passed (the two rules with a start instant test it before anything else) or, by the calendar
+ * rule, has a local start date not after its local today, which is at most the UTC date plus one
+ * day. So its local start date is on or before that bound (the usual branch: a range walk of
+ * events_by_start_date downwards from it), unless the date lies more than a day after its start
+ * instant's UTC date (the second branch, held by the partial index events_dates_after_instants of
+ * migration 011, normally empty). Both branches keep the phase rule itself, so the page is the
+ * plain statement's.
+ */
+export function historicalBranches(now: string, e: string, bound: 'once' | 'inline'): [string, string] {
+  const day = `(${now} AT TIME ZONE 'UTC')::date + 1`;
+  const from = bound === 'once' ? `(SELECT ${day})` : `(${day})`;
+  return [
+    `${e}.start_local_date <= ${from}`,
+    `${e}.start_local_date > ${from} AND ${e}.start_at IS NOT NULL AND ${e}.start_local_date > (${e}.start_at AT TIME ZONE 'UTC')::date + 1`,
+  ];
+}

@@ -105,6 +105,16 @@ for (const engine of engines()) {
       });
     }
 
+    for (const sort of ['-startLocalDate', 'startLocalDate'] as const) {
+      test(`historical, sort=${sort}: every page as the single statement's${sort === '-startLocalDate' ? ' (its two branches)' : ''}`, async () => {
+        for (const term of terms) {
+          const qs = `nameContains=${encodeURIComponent(term)}&temporalPhaseCode=historical&sort=${sort}&limit=${LIMIT}&fields=name`;
+          const expected = await traverse(qs, single);
+          for (const walked of [1, 4, 10_000]) assert.deepEqual(await traverse(qs, bounded(walked)), expected, `${qs}, walk ${walked}`);
+        }
+      });
+    }
+
     for (const sort of ['startLocalDate', '-startLocalDate', 'updatedAt'] as const) {
       test(`upcoming, sort=${sort}: every page as the single statement's${sort === 'startLocalDate' ? ' (its two branches)' : ''}`, async () => {
         for (const term of terms) {

@@ -62,6 +62,7 @@ describe('stable statements run on generic plans (PostgreSQL)', { skip: postgres
     ['Events page of 50, another order', () => eventsPage('limit=50&sort=-startLocalDate')],
     ['updatedAt order (a full reconciliation read)', () => eventsPage('sort=updatedAt&fields=name,updatedAt')],
     ['upcoming Events in the default order (two branches from a sub-SELECT bound)', () => eventsPage('temporalPhaseCode=upcoming')],
+    ['historical Events newest first (two branches from a sub-SELECT bound)', () => eventsPage('temporalPhaseCode=historical&sort=-startLocalDate')],
     ['a month of Events by start date', () => eventsPage('startLocalDateGte=2026-03-01&startLocalDateLt=2026-04-01')],
     ['the updatedAt feed since a marker', () => eventsPage('sort=updatedAt&fields=name,updatedAt&updatedSince=2026-01-01T00:00:00Z')],
     ['Events near a place (the grid walk)', () => eventsPage(`near=${place}&radiusKm=50`)],
@@ -86,6 +87,7 @@ describe('stable statements run on generic plans (PostgreSQL)', { skip: postgres
   // this size the difference is below PostgreSQL's planning-cost allowance: check the cause.
   const ranged: Array<[string, () => Statement]> = [
     ['/v1/events?temporalPhaseCode=upcoming', () => eventsPage('temporalPhaseCode=upcoming')],
+    ['/v1/events?temporalPhaseCode=historical&sort=-startLocalDate', () => eventsPage('temporalPhaseCode=historical&sort=-startLocalDate')],
     ['/v1/events?startLocalDateGte…&startLocalDateLt…', () => eventsPage('startLocalDateGte=2026-03-01&startLocalDateLt=2026-04-01')],
     ['/v1/events?sort=updatedAt&updatedSince…', () => eventsPage(`sort=updatedAt&${SINCE}`)],
     ['/v1/artists?sort=updatedAt&updatedSince…', () => artistsFeed()],

@@ -1,4 +1,7 @@
 /**
+ * `temporalPhaseCode=historical` newest first reads two branches (src/queries/phase.ts
+ * `historicalBranches`); the last cases below are the second one's.
+ *
  * `temporalPhaseCode=current` reads the Events whose span holds the request's time from their own
  * indexes (migration 010, src/queries/phase.ts `currentBound`), then applies the phase rule. The
  * Events here stand at the edges of that bound: a local today one day behind the UTC date (Pago
@@ -38,6 +41,11 @@ const CASES: [id: string, zone: string, start: Boundary, end: Boundary | null, c
   ['EvMixedOff01', 'UTC', dt('2025-06-30', '10:00', '2030-06-30T10:00:00Z'), d('2025-07-02'), true],
   ['EvFarFuture1', 'UTC', d('2031-01-01'), null, false],
   ['EvFarPast001', 'UTC', d('2001-01-01'), d('2001-01-02'), false],
+  // historical, with a local start date long after what has passed (historical's second branch)
+  ['EvLateDate01', 'UTC', dt('2026-01-01', '10:00', '2025-06-01T10:00:00Z'), null, false],
+  ['EvLateDate02', 'UTC', dt('2026-02-01', '10:00', '2025-06-01T10:00:00Z'), dt('2026-02-01', '11:00', '2025-06-02T11:00:00Z'), false],
+  // an end date before its start date: upcoming (the calendar rule asks the start date first)
+  ['EvEndBefore1', 'UTC', d('2026-03-01'), d('2025-06-01'), false],
 ];
 
 const catalogue: CatalogueDocument = {
@@ -52,7 +60,7 @@ const catalogue: CatalogueDocument = {
 };
 
 for (const engine of engines()) {
-  describe(`temporalPhaseCode=current at the edges of its span bound (${engine.name})`, () => {
+  describe(`temporalPhaseCode=current and historical at the edges of their bounds (${engine.name})`, () => {
     const suite = serveForSuite(engine, {}, { clock: () => NOW, prepare: (db) => importCatalogue(db, Readable.from([JSON.stringify(catalogue)])) });
 
     it('every order returns exactly the Events projected current, page by page', async () => {
@@ -73,6 +81,25 @@ for (const engine of engines()) {
         const expected = sort === 'startInstant' ? want.filter((id) => CASES.find((c) => c[0] === id)![2].precision === 'date-time') : want;
         assert.deepEqual(new Set(ids), new Set(expected), `sort=${sort}`);
         assert.equal(ids.length, expected.length, `sort=${sort}: no Event twice`);
+      }
+    });
+
+    it('historical, newest first and oldest first: exactly the Events projected historical', async () => {
+      const all = await suite.server.json('/v1/events?limit=50&fields=schedule');
+      const want = all.body.data.filter((e: any) => e.schedule.temporalPhaseCode === 'historical').map((e: any) => e.publicId);
+      for (const id of ['EvLateDate01', 'EvLateDate02', 'EvFarPast001']) assert.ok(want.includes(id), `${id} is historical`);
+      assert.ok(!want.includes('EvEndBefore1'));
+      for (const sort of ['-startLocalDate', 'startLocalDate']) {
+        const ids: string[] = [];
+        let path: string | null = `/v1/events?temporalPhaseCode=historical&sort=${sort}&limit=2&fields=name`;
+        while (path !== null) {
+          const page = await suite.server.json(path);
+          assert.equal(page.status, 200, JSON.stringify(page.body));
+          ids.push(...page.body.data.map((e: any) => e.publicId));
+          path = page.body.links.next;
+        }
+        assert.deepEqual(new Set(ids), new Set(want), `sort=${sort}`);
+        assert.equal(ids.length, want.length, `sort=${sort}: no Event twice`);
       }
     });
   });
