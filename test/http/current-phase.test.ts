@@ -63,6 +63,19 @@ for (const engine of engines()) {
   describe(`temporalPhaseCode=current and historical at the edges of their bounds (${engine.name})`, () => {
     const suite = serveForSuite(engine, {}, { clock: () => NOW, prepare: (db) => importCatalogue(db, Readable.from([JSON.stringify(catalogue)])) });
 
+    /** The publicIds of every page of `temporalPhaseCode=phase` in the order `sort`, two per page. */
+    async function filtered(phase: string, sort: string): Promise<string[]> {
+      const ids: string[] = [];
+      let path: string | null = `/v1/events?temporalPhaseCode=${phase}&sort=${sort}&limit=2&fields=name`;
+      while (path !== null) {
+        const page = await suite.server.json(path);
+        assert.equal(page.status, 200, JSON.stringify(page.body));
+        ids.push(...page.body.data.map((e: any) => e.publicId));
+        path = page.body.links.next;
+      }
+      return ids;
+    }
+
     it('every order returns exactly the Events projected current, page by page', async () => {
       const all = await suite.server.json('/v1/events?limit=50&fields=schedule');
       assert.equal(all.status, 200);
@@ -70,14 +83,7 @@ for (const engine of engines()) {
       for (const [id, , , , current] of CASES) assert.equal(projected.get(id) === 'current', current, `${id} is ${projected.get(id)}`);
       const want = CASES.filter((c) => c[4]).map((c) => c[0]);
       for (const sort of ['startLocalDate', '-startLocalDate', 'startInstant', 'updatedAt']) {
-        const ids: string[] = [];
-        let path: string | null = `/v1/events?temporalPhaseCode=current&sort=${sort}&limit=2&fields=name`;
-        while (path !== null) {
-          const page = await suite.server.json(path);
-          assert.equal(page.status, 200, JSON.stringify(page.body));
-          ids.push(...page.body.data.map((e: any) => e.publicId));
-          path = page.body.links.next;
-        }
+        const ids = await filtered('current', sort);
         const expected = sort === 'startInstant' ? want.filter((id) => CASES.find((c) => c[0] === id)![2].precision === 'date-time') : want;
         assert.deepEqual(new Set(ids), new Set(expected), `sort=${sort}`);
         assert.equal(ids.length, expected.length, `sort=${sort}: no Event twice`);
@@ -90,14 +96,7 @@ for (const engine of engines()) {
       for (const id of ['EvLateDate01', 'EvLateDate02', 'EvFarPast001']) assert.ok(want.includes(id), `${id} is historical`);
       assert.ok(!want.includes('EvEndBefore1'));
       for (const sort of ['-startLocalDate', 'startLocalDate']) {
-        const ids: string[] = [];
-        let path: string | null = `/v1/events?temporalPhaseCode=historical&sort=${sort}&limit=2&fields=name`;
-        while (path !== null) {
-          const page = await suite.server.json(path);
-          assert.equal(page.status, 200, JSON.stringify(page.body));
-          ids.push(...page.body.data.map((e: any) => e.publicId));
-          path = page.body.links.next;
-        }
+        const ids = await filtered('historical', sort);
         assert.deepEqual(new Set(ids), new Set(want), `sort=${sort}`);
         assert.equal(ids.length, want.length, `sort=${sort}: no Event twice`);
       }
