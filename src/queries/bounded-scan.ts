@@ -20,6 +20,8 @@
  * the table there is no such Event and the rest is empty. Together they are the rows the one
  * statement would return (test/db/bounded-scan.test.ts compares them for every order).
  */
+import type { EventsPlan } from '../plan/events.js';
+import { foldName } from '../text/normalize.js';
 import { keysetAfterSql, orderBy, type SortKey } from './sql.js';
 
 /** Events the walked part takes from the order's index before filtering. */
@@ -33,6 +35,17 @@ export interface ScanPart {
 
 /** No run of three letters or digits: pg_trgm can take no trigram from the term (see above). */
 export const trigramFree = (term: string): boolean => !/[\p{L}\p{N}]{3}/u.test(term);
+
+/**
+ * Whether the plan's page is read in two bounded parts: a `nameContains` term from which no index
+ * can take a trigram, in any order but the near walk's (`near` in the default order walks
+ * event_places, a walk of its own).
+ */
+export function boundedSearch(plan: EventsPlan): boolean {
+  const c = plan.controls;
+  if (c.nameContains === null || (c.sort === 'startLocalDate' && c.near !== null)) return false;
+  return trigramFree(c.nameContains.toLowerCase()) || trigramFree(foldName(c.nameContains));
+}
 
 function walkLength(rows: number): string {
   if (!Number.isSafeInteger(rows) || rows < 1 || rows > 1_000_000) throw new Error(`walk length ${rows} out of range`);

@@ -1,5 +1,5 @@
 /**
- * Events' own columns arrive as one JSON text per row (queries/events.ts `eventColumns`); this is
+ * Events' own columns arrive as one JSON text per row (queries/event-columns.ts `eventColumns`); this is
  * where the rows stage turns them into values: parsed once per distinct text into a frozen
  * object shared by every request that reads the same row (queries/text-memo.ts), so that the
  * projection renders each distinct row once (present/event.ts).

@@ -24,8 +24,8 @@ import {
   type StoredPreviewsRow,
 } from './event-relations.js';
 import { eventRows } from './event-own.js';
-import { WALKED_ROWS } from './bounded-scan.js';
-import { boundedSearch, eventsPageStatement, type EventRow } from './events.js';
+import { WALKED_ROWS, boundedSearch } from './bounded-scan.js';
+import { eventsPageStatement, type EventRow } from './events.js';
 import type { ArtistItemRow, VenueItemRow } from './items.js';
 import { splitPage } from './page.js';
 import { artistPreviewRows, venuePreviewRows } from './preview-texts.js';

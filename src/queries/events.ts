@@ -5,17 +5,20 @@
  * query reading stored previews takes `*` of the allow-listed page subquery).
  */
 import type { EventsPlan } from '../plan/events.js';
-import type { EventField, EventSort } from '../plan/event-fields.js';
+import type { EventSort } from '../plan/event-fields.js';
 import { plainPreviews, type PlainPreviews } from './event-relations.js';
-import { foldName, lowerName } from '../text/normalize.js';
-import { MEDIA_COLUMN_LIST, selectedMediaJoin, type MediaColumns, type ArtistItemRow, type VenueItemRow } from './items.js';
-import { afterWalk, trigramFree, unindexed, walkedSource, type ScanPart } from './bounded-scan.js';
+import { lowerName } from '../text/normalize.js';
+import { selectedMediaJoin } from './items.js';
+import { afterWalk, boundedSearch, unindexed, walkedSource, type ScanPart } from './bounded-scan.js';
 import { nameContainsCondition, nameContainsUnindexed } from './name-search.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
 import { currentBound, historicalBranches, phaseSql, upcomingBranches } from './phase.js';
-import { Params, dateText, keyText, keysetAfter, orderBy, rowLimit, utcText, wildcardContains, type SortKey } from './sql.js';
+import { Params, keysetAfter, orderBy, rowLimit, wildcardContains, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
+import { eventOutputs, outputsOf, selectList, sortKeyOutputs, type Output } from './event-columns.js';
+
+export { eventColumns, type EventOwnColumns, type EventRow } from './event-columns.js';
 
 const SORT_KEYS: Record<EventSort, readonly SortKey[]> = {
   startLocalDate: [
@@ -43,114 +46,6 @@ const SORT_KEYS: Record<EventSort, readonly SortKey[]> = {
     { expr: 'e.public_id', direction: 'asc', cast: 'text', kind: 'publicId' },
   ],
 };
-
-/** Cursor key outputs k0…, as exact text (timestamptz text keeps all six fractional digits); the rank as a number. */
-const sortKeyOutputs = (keys: readonly SortKey[]) =>
-  keys.map((k, i) => ({ name: `k${i}`, sql: k.cast === 'int2' ? k.expr : keyText(k.expr, k.cast) }));
-
-/**
- * An Event's own columns of a selection (allow-listed per field): what the projection reads, by
- * column name. They reach Node as ONE JSON text per row (`own`), so that the rows of an Event that
- * did not change are the same text on every read: parsed once and rendered once per distinct text
- * (queries/event-own.ts, present/event.ts). Values are the driver's own for these expressions
- * (text, or text casts: dates, timestamps and integers; jsonb as its JSON).
- */
-export interface EventOwnColumns extends Partial<MediaColumns> {
-  public_id: string;
-  slug?: string;
-  name?: string;
-  administrative_state_code?: string;
-  description?: string | null;
-  event_type_code?: string | null;
-  links?: unknown;
-  ticket_links?: unknown;
-  digital_locations?: unknown;
-  updated_at?: string;
-  time_zone?: string;
-  start_precision?: string;
-  start_local_date?: string;
-  start_local_time?: string | null;
-  start_instant?: string | null;
-  end_precision?: string | null;
-  end_local_date?: string | null;
-  end_local_time?: string | null;
-  end_instant?: string | null;
-}
-
-export interface EventRow {
-  id: string;
-  public_id: string;
-  /**
-   * The selection's own columns: selected as json_build_object(…)::text, parsed once per
-   * distinct text by queries/event-own.ts (the rows every read of this module hands on).
-   */
-  own: Readonly<EventOwnColumns>;
-  /** The schedule's temporal phase at the operation time (when the schedule is selected). */
-  phase?: string;
-  basis?: string;
-  /** Stored previews (when the page statement reads them): null for an Event without a row. */
-  stored_artists?: string | null;
-  stored_venues?: string | null;
-  [key: `k${number}`]: string | number | null;
-}
-
-/** The own columns a selection needs (allow-list per field), as [name, expression]. */
-function ownColumns(fields: readonly EventField[]): [keyof EventOwnColumns, string][] {
-  const cols: [keyof EventOwnColumns, string][] = [['public_id', 'e.public_id']];
-  const has = (f: EventField) => fields.includes(f);
-  if (has('slug')) cols.push(['slug', 'e.slug']);
-  if (has('name')) cols.push(['name', 'e.name']);
-  if (has('administrativeStateCode')) cols.push(['administrative_state_code', 'e.administrative_state_code']);
-  if (has('description')) cols.push(['description', 'e.description']);
-  if (has('eventTypeCode')) cols.push(['event_type_code', 'e.event_type_code']);
-  if (has('links')) cols.push(['links', 'e.links']);
-  if (has('ticketLinks')) cols.push(['ticket_links', 'e.ticket_links']);
-  if (has('digitalLocations')) cols.push(['digital_locations', 'e.digital_locations']);
-  if (has('updatedAt')) cols.push(['updated_at', utcText('e.updated_at')]);
-  if (has('schedule')) {
-    cols.push(
-      ['time_zone', 'e.time_zone'],
-      ['start_precision', 'e.start_precision'],
-      ['start_local_date', dateText('e.start_local_date')],
-      ['start_local_time', 'e.start_local_time'],
-      ['start_instant', 'e.start_instant'],
-      ['end_precision', 'e.end_precision'],
-      ['end_local_date', dateText('e.end_local_date')],
-      ['end_local_time', 'e.end_local_time'],
-      ['end_instant', 'e.end_instant'],
-    );
-  }
-  if (has('profileMedia')) cols.push(...MEDIA_COLUMN_LIST('pm').map(([name, expr]) => [name as keyof MediaColumns, expr] as [keyof EventOwnColumns, string]));
-  return cols;
-}
-
-/** A select-list entry: its output name and its expression. */
-interface Output {
-  readonly name: string;
-  readonly sql: string;
-}
-
-const selectList = (outputs: readonly Output[]) => outputs.map((o) => `${o.sql} AS ${o.name}`).join(', ');
-
-/** The outputs a selection needs: the row's keys, its own columns as one JSON text, the phase. */
-function eventOutputs(fields: readonly EventField[], now: () => string): Output[] {
-  const own = ownColumns(fields).map(([name, expr]) => `'${name}', ${expr}`);
-  const outputs: Output[] = [
-    { name: 'id', sql: 'e.id' },
-    { name: 'public_id', sql: 'e.public_id' },
-    { name: 'own', sql: `json_build_object(${own.join(', ')})::text` },
-  ];
-  if (fields.includes('schedule')) {
-    const { phase, basis } = phaseSql('e', now());
-    outputs.push({ name: 'phase', sql: phase }, { name: 'basis', sql: basis });
-  }
-  return outputs;
-}
-
-/** The select list of a selection (an Event detail's, and a page's before its sort keys). */
-export function eventColumns(fields: readonly EventField[], now: () => string): string {
-  return selectList(eventOutputs(fields, now));
-}
 
 /** The Event membership of a context (spec: GET /v1/events rule 2; decisions §5). */
 function contextFilter(plan: EventsPlan, p: Params): string | null {
@@ -187,17 +82,6 @@ export function seriesContextEvents(p: Params, seriesId: string, editionId: stri
             JOIN event_editions ee ON ee.edition_id = ed.id
            WHERE s.public_id = ${series} AND s.active AND s.structure_code = 'editioned'
              AND ed.public_id = ${p.add(editionId)}`;
-}
-
-/**
- * Whether the plan's page is read in two bounded parts (queries/bounded-scan.ts): a `nameContains`
- * term from which no index can take a trigram, in any order but the near walk's (`near` in the
- * default order walks event_places, a walk of its own).
- */
-export function boundedSearch(plan: EventsPlan): boolean {
-  const c = plan.controls;
-  if (c.nameContains === null || (c.sort === 'startLocalDate' && c.near !== null)) return false;
-  return trigramFree(c.nameContains.toLowerCase()) || trigramFree(foldName(c.nameContains));
 }
 
 /** `scan`: a part of a bounded search (only when `boundedSearch(plan)`). */
@@ -256,7 +140,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   // the sort index's leading column alone (above).
   const plainWalk = filters === 0 && c.near === null;
   // the phase filter alone, read in two branches (below): one plan for every `now`
-  const upcomingOnly = filters === 1 && (upcoming || historicalDown) && c.near === null;
+  const phaseOnly = filters === 1 && (upcoming || historicalDown) && c.near === null;
   const nearWalkOnly = walk !== null && (filters === 0 || (filters === 1 && upcoming));
   const rangeWalk = leadingRange && filters > 0;
   if (c.sort === 'startInstant' || c.sort === '-startInstant') where.push('e.start_at IS NOT NULL');
@@ -272,7 +156,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   const stored = storedPreviewColumns(plainPreviews(c.fields, c.include));
   const branched = ((upcoming && c.sort === 'startLocalDate') || historicalDown) && walk === null;
   const branches = upcoming ? upcomingBranches : historicalBranches;
-  const [usual, inconsistent] = branched ? branches(now(), 'e', upcomingOnly ? 'once' : 'inline') : ['', ''];
+  const [usual, inconsistent] = branched ? branches(now(), 'e', phaseOnly ? 'once' : 'inline') : ['', ''];
   // a bounded search (queries/bounded-scan.ts): the walk's own conditions (active, the order's
   // requirement, upcoming's usual branch, the cursor) and the walk's last Event
   if (scan !== undefined && (walk !== null || !boundedSearch(plan))) throw new Error('a bounded part of a page that is not a bounded search');
@@ -299,7 +183,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
     UNION ALL ${branch(inconsistent)}) u
     ORDER BY ${outerOrder('u', keys)}
     ${limit}`;
-    return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: upcomingOnly };
+    return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: phaseOnly };
   }
   let from = walk?.from ?? 'events e';
   let prefix = '';
@@ -320,13 +204,6 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   const name = scan?.part === 'rest' ? 'events.pageRest' : 'events.page';
   return { name, text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: plainWalk || nearWalkOnly || rangeWalk };
 }
-
-/**
- * The outputs of an inner select list, handed on by an outer query: the page's columns, never the
- * typed order keys (o0…) it orders by, which the driver would otherwise parse into Dates on every
- * row.
- */
-const outputsOf = (alias: string, outputs: readonly Output[]) => outputs.map((o) => `${alias}.${o.name}`).join(', ');
 
 const outerOrder = (alias: string, keys: readonly SortKey[]) => keys.map((k, i) => `${alias}.o${i} ${k.direction.toUpperCase()}`).join(', ');
 

@@ -16,10 +16,10 @@ import { parseQueryString } from '../../src/controls/query-string.js';
 import { Reader } from '../../src/db/reader.js';
 import { eventSortArity, planEvents, type EventsPlan } from '../../src/plan/events.js';
 import { sortKeysOf } from '../../src/present/page.js';
-import { trigramFree } from '../../src/queries/bounded-scan.js';
+import { boundedSearch, trigramFree } from '../../src/queries/bounded-scan.js';
 import { eventRows } from '../../src/queries/event-own.js';
 import { fetchEventsPage } from '../../src/queries/events-read.js';
-import { boundedSearch, eventsPageStatement, type EventRow } from '../../src/queries/events.js';
+import { eventsPageStatement, type EventRow } from '../../src/queries/events.js';
 import { splitPage } from '../../src/queries/page.js';
 import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
 

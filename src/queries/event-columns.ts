@@ -1,0 +1,126 @@
+/**
+ * The Events' select lists: the cursor keys, an Event's own columns as ONE JSON text per row
+ * (allow-listed per field), the per-request phase. Shared by the page statement (queries/events.ts)
+ * and an Event detail's (queries/event-detail.ts).
+ */
+import type { EventField } from '../plan/event-fields.js';
+import type { MediaColumns } from './items.js';
+import { MEDIA_COLUMN_LIST } from './items.js';
+import { phaseSql } from './phase.js';
+import { dateText, keyText, utcText, type SortKey } from './sql.js';
+
+/** Cursor key outputs k0…, as exact text (timestamptz text keeps all six fractional digits); the rank as a number. */
+export const sortKeyOutputs = (keys: readonly SortKey[]) =>
+  keys.map((k, i) => ({ name: `k${i}`, sql: k.cast === 'int2' ? k.expr : keyText(k.expr, k.cast) }));
+
+/**
+ * An Event's own columns of a selection (allow-listed per field): what the projection reads, by
+ * column name. They reach Node as ONE JSON text per row (`own`), so that the rows of an Event that
+ * did not change are the same text on every read: parsed once and rendered once per distinct text
+ * (queries/event-own.ts, present/event.ts). Values are the driver's own for these expressions
+ * (text, or text casts: dates, timestamps and integers; jsonb as its JSON).
+ */
+export interface EventOwnColumns extends Partial<MediaColumns> {
+  public_id: string;
+  slug?: string;
+  name?: string;
+  administrative_state_code?: string;
+  description?: string | null;
+  event_type_code?: string | null;
+  links?: unknown;
+  ticket_links?: unknown;
+  digital_locations?: unknown;
+  updated_at?: string;
+  time_zone?: string;
+  start_precision?: string;
+  start_local_date?: string;
+  start_local_time?: string | null;
+  start_instant?: string | null;
+  end_precision?: string | null;
+  end_local_date?: string | null;
+  end_local_time?: string | null;
+  end_instant?: string | null;
+}
+
+export interface EventRow {
+  id: string;
+  public_id: string;
+  /**
+   * The selection's own columns: selected as json_build_object(…)::text, parsed once per
+   * distinct text by queries/event-own.ts (the rows every read of this module hands on).
+   */
+  own: Readonly<EventOwnColumns>;
+  /** The schedule's temporal phase at the operation time (when the schedule is selected). */
+  phase?: string;
+  basis?: string;
+  /** Stored previews (when the page statement reads them): null for an Event without a row. */
+  stored_artists?: string | null;
+  stored_venues?: string | null;
+  [key: `k${number}`]: string | number | null;
+}
+
+/** The own columns a selection needs (allow-list per field), as [name, expression]. */
+function ownColumns(fields: readonly EventField[]): [keyof EventOwnColumns, string][] {
+  const cols: [keyof EventOwnColumns, string][] = [['public_id', 'e.public_id']];
+  const has = (f: EventField) => fields.includes(f);
+  if (has('slug')) cols.push(['slug', 'e.slug']);
+  if (has('name')) cols.push(['name', 'e.name']);
+  if (has('administrativeStateCode')) cols.push(['administrative_state_code', 'e.administrative_state_code']);
+  if (has('description')) cols.push(['description', 'e.description']);
+  if (has('eventTypeCode')) cols.push(['event_type_code', 'e.event_type_code']);
+  if (has('links')) cols.push(['links', 'e.links']);
+  if (has('ticketLinks')) cols.push(['ticket_links', 'e.ticket_links']);
+  if (has('digitalLocations')) cols.push(['digital_locations', 'e.digital_locations']);
+  if (has('updatedAt')) cols.push(['updated_at', utcText('e.updated_at')]);
+  if (has('schedule')) {
+    cols.push(
+      ['time_zone', 'e.time_zone'],
+      ['start_precision', 'e.start_precision'],
+      ['start_local_date', dateText('e.start_local_date')],
+      ['start_local_time', 'e.start_local_time'],
+      ['start_instant', 'e.start_instant'],
+      ['end_precision', 'e.end_precision'],
+      ['end_local_date', dateText('e.end_local_date')],
+      ['end_local_time', 'e.end_local_time'],
+      ['end_instant', 'e.end_instant'],
+    );
+  }
+  if (has('profileMedia')) cols.push(...MEDIA_COLUMN_LIST('pm').map(([name, expr]) => [name as keyof MediaColumns, expr] as [keyof EventOwnColumns, string]));
+  return cols;
+}
+
+/** A select-list entry: its output name and its expression. */
+export interface Output {
+  readonly name: string;
+  readonly sql: string;
+}
+
+export const selectList = (outputs: readonly Output[]) => outputs.map((o) => `${o.sql} AS ${o.name}`).join(', ');
+
+/** The outputs a selection needs: the row's keys, its own columns as one JSON text, the phase. */
+export function eventOutputs(fields: readonly EventField[], now: () => string): Output[] {
+  const own = ownColumns(fields).map(([name, expr]) => `'${name}', ${expr}`);
+  const outputs: Output[] = [
+    { name: 'id', sql: 'e.id' },
+    { name: 'public_id', sql: 'e.public_id' },
+    { name: 'own', sql: `json_build_object(${own.join(', ')})::text` },
+  ];
+  if (fields.includes('schedule')) {
+    const { phase, basis } = phaseSql('e', now());
+    outputs.push({ name: 'phase', sql: phase }, { name: 'basis', sql: basis });
+  }
+  return outputs;
+}
+
+/** The select list of a selection (an Event detail's, and a page's before its sort keys). */
+export function eventColumns(fields: readonly EventField[], now: () => string): string {
+  return selectList(eventOutputs(fields, now));
+}
+
+/**
+ * The outputs of an inner select list, handed on by an outer query: the page's columns, never the
+ * typed order keys (o0…) it orders by, which the driver would otherwise parse into Dates on every
+ * row.
+ */
+export const outputsOf = (alias: string, outputs: readonly Output[]) => outputs.map((o) => `${alias}.${o.name}`).join(', ');
+
