@@ -4,8 +4,9 @@
  * previews, read by the page statement itself (an Event detail's statement reads them too, and
  * its Series and Edition programs: queries/event-detail.ts); rich ones (`include`), and those of
  * an Event that has no stored row, from the preview statements.
- * At most 7 statements in all (spec Limits allow 8: a bounded search reads its page in two parts); the relationship statements run
- * concurrently (at most 3 at once, enforced by the Reader).
+ * At most 7 statements in all (spec Limits allow 8; a bounded search reads its page in two
+ * parts: queries/bounded-scan.ts); the relationship statements run concurrently (at most 3 at
+ * once, enforced by the Reader).
  */
 import type { Reader } from '../db/reader.js';
 import type { EventsPlan } from '../plan/events.js';

@@ -36,6 +36,17 @@ for (const engine of engines()) {
       assert.deepEqual(missing.names, ['events.detail']);
     });
 
+    it('a name term without a trigram: one statement when the walked Events fill the page, the rest only otherwise', async () => {
+      const common = await read('/v1/events?nameContains=e&limit=1&fields=name');
+      assert.equal(common.res.status, 200);
+      assert.equal(common.res.body.data.length, 1);
+      assert.deepEqual(common.names, ['events.page']);
+      const none = await read('/v1/events?nameContains=qx&fields=name');
+      assert.equal(none.res.status, 200);
+      assert.deepEqual(none.res.body.data, []);
+      assert.deepEqual(none.names, ['events.page', 'events.pageRest']);
+    });
+
     it('a nested list page with rows is one statement; an empty page asks for its parent', async () => {
       const full = await read(`/v1/events/${EV(1)}/artists`);
       assert.equal(full.res.status, 200);
