@@ -14,7 +14,8 @@
  *   - `rest`, only when the walked part did not fill the page: every Event after the last walked
  *     one, by a sequential scan (ordered by keys no index holds, so no index walk can be chosen),
  *     filtered, then sorted (top-N). Cost ∝ the table, paid once per page, not per Event in
- *     index order: ≈ 0.2 s (in parallel workers where PostgreSQL has them) for `xx` at 1M.
+ *     index order: ≈ 0.4 s of one backend for `xx` at 1M (sessions run without parallel
+ *     workers, src/db/database.ts).
  * The walked part's last Event is found by the rest statement itself (its keys, `walked`), so
  * the parts meet exactly: the rest starts strictly after it, and when the walk reached the end of
  * the table there is no such Event and the rest is empty. Together they are the rows the one
@@ -56,8 +57,9 @@ function walkLength(rows: number): string {
  * A sort key as an expression no index holds, of the same value and order (a date or an integer
  * plus 0, a timestamp plus no time, a text followed by nothing, its collation kept): the rest part
  * orders and bounds its rows by these, so the planner cannot walk the order's index (a sequential
- * scan then sorts the matches). An `OFFSET 0` fence did the same at twice the cost: every column of
- * every Event was formed into the fenced subquery's rows (0.71 s against 0.21 s for `xx` at 1M).
+ * scan then sorts the matches). An `OFFSET 0` fence did the same at nearly twice the cost: every
+ * column of every Event was formed into the fenced subquery's rows (0.71 s against 0.41 s for
+ * `xx` at 1M, one backend).
  */
 export function unindexed(key: SortKey): SortKey {
   switch (key.cast) {
@@ -86,7 +88,7 @@ export function walkedSource(scan: ScanPart, keys: readonly SortKey[], walk: rea
 
 /** The walk's last Event, as the statements of both parts need it. */
 export interface AfterWalk {
-  /** `WITH walked AS (…)`: the keys of the walk's last Event; no row when the walk reached the end. */
+  /** `WITH walked AS (…)`: the keys of the walk's last Event; no row when fewer Events remained than the walk takes. */
   readonly prefix: string;
   /** Strictly after it (the rest part), on the unindexed keys: a range of the order's index from there would be the walk again. */
   readonly after: string;
