@@ -73,26 +73,23 @@ export function listPageStatement(build: SourceBuilder, after: readonly CursorKe
   if (after !== null) where.push(keysetAfter(src.keys, after, p));
   const conditions = where.length > 0 ? where.join('\n      AND ') : 'true';
   const late = src.lateRows;
-  if (late === undefined) {
-    const columns = [...src.columns, ...keyColumns(src.keys), ...tagged(src.identity, 'i'), ...tagged(src.names, 'n')];
-    const text = `SELECT ${columns.join(', ')}
-    FROM ${src.from}
-    WHERE ${conditions}
-    ORDER BY ${orderBy(src.keys)}
-    ${rowLimit(limit + 1)}`;
-    return { name: src.name, text, values: p.values, stablePlan: src.stablePlan === true };
-  }
-  // the page found first (its keys as o0…, typed), then its rows read by id, in the same order
-  const found = src.keys.map((k, i) => ({ ...k, expr: `page.o${i}` }));
-  const columns = [...src.columns, ...keyColumns(found), ...tagged(src.identity, 'i'), ...tagged(src.names, 'n')];
-  const text = `SELECT ${columns.join(', ')}
-    FROM (SELECT ${late.alias}.id, ${src.keys.map((k, i) => `${k.expr} AS o${i}`).join(', ')}
+  // with lateRows the page is found first (its keys as o0…, typed), then its rows read by id
+  const keys = late === undefined ? src.keys : src.keys.map((k, i) => ({ ...k, expr: `page.o${i}` }));
+  const columns = [...src.columns, ...keyColumns(keys), ...tagged(src.identity, 'i'), ...tagged(src.names, 'n')];
+  const from =
+    late === undefined
+      ? `${src.from}
+    WHERE ${conditions}`
+      : `(SELECT ${late.alias}.id, ${src.keys.map((k, i) => `${k.expr} AS o${i}`).join(', ')}
       FROM ${src.from}
       WHERE ${conditions}
       ORDER BY ${orderBy(src.keys)}
       ${rowLimit(limit + 1)}) page
-    JOIN ${late.table} ${late.alias} ON ${late.alias}.id = page.id ${late.joins}
-    ORDER BY ${orderBy(found)}`;
+    JOIN ${late.table} ${late.alias} ON ${late.alias}.id = page.id ${late.joins}`;
+  const text = `SELECT ${columns.join(', ')}
+    FROM ${from}
+    ORDER BY ${orderBy(keys)}
+    ${rowLimit(limit + 1)}`;
   return { name: src.name, text, values: p.values, stablePlan: src.stablePlan === true };
 }
 

@@ -97,15 +97,18 @@ const whole = (column: string, pattern: string, p: Params) => `${column} LIKE ${
  * name index given no trigram would be scanned whole.
  */
 export function nameContainsUnindexed(term: string, p: Params): string {
-  return `(${whole("(e.name_lower || '')", term.toLowerCase(), p)} OR ${whole("(e.name_folded || '')", foldName(term), p)})`;
+  return unindexedMatch(term.toLowerCase(), foldName(term), p);
 }
+
+const unindexedMatch = (original: string, folded: string, p: Params) =>
+  `(${whole("(e.name_lower || '')", original, p)} OR ${whole("(e.name_folded || '')", folded, p)})`;
 
 /** The condition on alias `e` for a trimmed, non-empty term. */
 export function nameContainsCondition(term: string, p: Params): string {
   const original = term.toLowerCase();
   const folded = foldName(term);
   // the whole term, on the candidates, through expressions no index serves
-  const recheck = () => nameContainsUnindexed(term, p);
+  const recheck = () => unindexedMatch(original, folded, p);
   const complete = wholeWords(original);
   if (complete.length > 0) {
     // the same expression as the index (migration 008)

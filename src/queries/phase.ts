@@ -40,7 +40,7 @@ export function phaseSql(e: string, now: string): { phase: string; basis: string
  * beside it, decides.
  */
 export function currentBound(e: string, now: string): string {
-  const utcDay = `(${now} AT TIME ZONE 'UTC')::date`;
+  const utcDay = utcDate(now);
   return `((${e}.start_at IS NOT NULL AND ${e}.end_at IS NOT NULL
         AND tstzrange(${e}.start_at, greatest(${e}.start_at, ${e}.end_at), '[)') @> ${now})
       OR ((${e}.start_at IS NULL OR ${e}.end_at IS NULL)
@@ -48,8 +48,11 @@ export function currentBound(e: string, now: string): string {
             && daterange(${utcDay} - 1, ${utcDay} + 1, '[]')))`;
 }
 
-/** The first local date an upcoming Event can have: the UTC date of `now` minus one day. */
-const upcomingDay = (now: string) => `(${now} AT TIME ZONE 'UTC')::date - 1`;
+/** The UTC date of `now`: every zone's local date is within a day of it (UTC-12 to UTC+14). */
+const utcDate = (now: string) => `(${now} AT TIME ZONE 'UTC')::date`;
+
+/** A bound computed from `now`: `once` as a sub-SELECT (an InitPlan, priced as unknown), `inline` as an expression. */
+const boundSql = (day: string, bound: 'once' | 'inline') => (bound === 'once' ? `(SELECT ${day})` : `(${day})`);
 
 /**
  * Performance only (docs/performance.md): `temporalPhaseCode=upcoming` in the default order. Every
@@ -67,7 +70,8 @@ const upcomingDay = (now: string) => `(${now} AT TIME ZONE 'UTC')::date - 1`;
  * near walk choose their plans by it).
  */
 export function upcomingBranches(now: string, e: string, bound: 'once' | 'inline'): [string, string] {
-  const from = bound === 'once' ? `(SELECT ${upcomingDay(now)})` : `(${upcomingDay(now)})`;
+  // the first local date an upcoming Event can have
+  const from = boundSql(`${utcDate(now)} - 1`, bound);
   return [
     `${e}.start_local_date >= ${from}`,
     `${e}.start_local_date < ${from} AND ${e}.start_at IS NOT NULL AND ${e}.start_local_date < (${e}.start_at AT TIME ZONE 'UTC')::date - 1`,
@@ -86,8 +90,8 @@ export function upcomingBranches(now: string, e: string, bound: 'once' | 'inline
  * plain statement's.
  */
 export function historicalBranches(now: string, e: string, bound: 'once' | 'inline'): [string, string] {
-  const day = `(${now} AT TIME ZONE 'UTC')::date + 1`;
-  const from = bound === 'once' ? `(SELECT ${day})` : `(${day})`;
+  // the last local date a historical Event can start on (unless inconsistent)
+  const from = boundSql(`${utcDate(now)} + 1`, bound);
   return [
     `${e}.start_local_date <= ${from}`,
     `${e}.start_local_date > ${from} AND ${e}.start_at IS NOT NULL AND ${e}.start_local_date > (${e}.start_at AT TIME ZONE 'UTC')::date + 1`,
