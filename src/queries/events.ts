@@ -9,7 +9,7 @@ import type { EventSort } from '../plan/event-fields.js';
 import { plainPreviews, type PlainPreviews } from './event-relations.js';
 import { lowerName } from '../text/normalize.js';
 import { selectedMediaJoin } from './items.js';
-import { afterWalk, boundedSearch, unindexed, walkedSource, type ScanPart } from './bounded-scan.js';
+import { afterNearWalk, afterWalk, boundedSearch, nearWalkedSource, unindexed, walkedSource, type ScanPart } from './bounded-scan.js';
 import { nameContainsCondition, nameContainsUnindexed } from './name-search.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
@@ -126,10 +126,12 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   if (c.startLocalDateLt !== null) where.push(`e.start_local_date < ${bound(c.startLocalDateLt, 'date')}`);
   if (c.updatedSince !== null) where.push(`e.updated_at >= ${bound(c.updatedSince, 'timestamptz')}`);
   const filters = where.length - 1;
-  // near in the default order walks event_places (queries/near-events.ts); other orders filter
-  const walk = c.near === null || c.sort !== 'startLocalDate'
+  // near in the default order walks event_places (queries/near-events.ts); other orders filter,
+  // and so does the rest part of a bounded search (it starts after the near walk's first Events)
+  const nearWalk = c.near === null || c.sort !== 'startLocalDate'
     ? null
     : nearEventsWalk(c.near, p, SORT_KEYS[c.sort], plan.after, upcoming ? upcomingBranches(now(), 'np', 'inline') : null);
+  const walk = scan?.part === 'rest' ? null : nearWalk;
   if (c.near !== null && walk === null) where.push(eventNearCondition('e', c.near, p));
   if (walk !== null) where.push(...walk.conditions);
   // Statement.stablePlan: a walk of one sort index with no filter but the keyset has the same best
@@ -145,7 +147,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   const rangeWalk = leadingRange && filters > 0;
   if (c.sort === 'startInstant' || c.sort === '-startInstant') where.push('e.start_at IS NOT NULL');
   const keys = walk?.keys ?? SORT_KEYS[c.sort];
-  if (plan.after !== null && walk === null) where.push(keysetAfter(keys, plan.after, p));
+  if (plan.after !== null && walk === null && nearWalk === null) where.push(keysetAfter(keys, plan.after, p));
 
   const outputs = [...eventOutputs(c.fields, now), ...sortKeyOutputs(keys)];
   const columns = selectList(outputs);
@@ -158,15 +160,16 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   const branches = upcoming ? upcomingBranches : historicalBranches;
   const [usual, inconsistent] = branched ? branches(now(), 'e', phaseOnly ? 'once' : 'inline') : ['', ''];
   // a bounded search (queries/bounded-scan.ts): the walk's own conditions (active, the order's
-  // requirement, upcoming's usual branch, the cursor) and the walk's last Event
-  if (scan !== undefined && (walk !== null || !boundedSearch(plan))) throw new Error('a bounded part of a page that is not a bounded search');
+  // requirement, upcoming's usual branch, the cursor) and the walk's last Event; the near walk
+  // has its own (the cursor and upcoming's bound in its branches)
+  if (scan !== undefined && !boundedSearch(plan)) throw new Error('a bounded part of a page that is not a bounded search');
   const own = [
     'e.active',
     ...(c.sort === 'startInstant' || c.sort === '-startInstant' ? ['e.start_at IS NOT NULL'] : []),
     ...(branched ? [usual] : []),
-    ...(scan !== undefined && plan.after !== null ? [keysetAfter(keys, plan.after, p)] : []),
+    ...(scan !== undefined && plan.after !== null && nearWalk === null ? [keysetAfter(keys, plan.after, p)] : []),
   ];
-  const walked = scan?.part === 'rest' ? afterWalk(scan, keys, own) : null;
+  const walked = scan?.part !== 'rest' ? null : nearWalk !== null ? afterNearWalk(scan, keys, nearWalk) : afterWalk(scan, keys, own);
   if (branched && scan?.part !== 'rest') {
     // A bounded search's walked part walks the usual branch only: the other branch's Events lie
     // beyond the usual branch's bound on the side the order starts from, so they all come before
@@ -190,10 +193,10 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   // current in the page statement's own walk: ordered by keys no index holds, so the planner sorts
   // the few Events the span indexes return instead of walking the order through every past one
   let ordered = current && walk === null ? keys.map(unindexed) : keys;
-  if (scan?.part === 'walked') from = walkedSource(scan, keys, own);
+  if (scan?.part === 'walked') from = walk !== null ? nearWalkedSource(scan, walk) : walkedSource(scan, keys, own);
   if (walked !== null) {
     prefix = walked.prefix;
-    where.push(walked.after);
+    where.push(...walked.after);
     ordered = keys.map(unindexed);
   }
   const text = `${prefix}SELECT ${[columns, ...(stored.length > 0 ? [order] : [])].join(', ')}

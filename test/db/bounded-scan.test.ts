@@ -13,6 +13,7 @@ import { seedDemo } from '../../src/catalogue/demo.js';
 import { parseEventControls } from '../../src/controls/events.js';
 import { encodeCursor } from '../../src/controls/cursor.js';
 import { parseQueryString } from '../../src/controls/query-string.js';
+import { migrate } from '../../src/db/migrate.js';
 import { Reader } from '../../src/db/reader.js';
 import { eventSortArity, planEvents, type EventsPlan } from '../../src/plan/events.js';
 import { sortKeysOf } from '../../src/present/page.js';
@@ -55,9 +56,10 @@ describe('searches without a trigram: which are read in bounded parts', () => {
     assert.ok(!boundedSearch(plan('nameContains=abc')));
     assert.ok(!boundedSearch(plan('temporalPhaseCode=upcoming')));
     assert.ok(boundedSearch(plan('nameContains=xx&temporalPhaseCode=upcoming')));
-    // the near walk (the default order) is a walk of its own and keeps its single statement
-    assert.ok(!boundedSearch(plan('nameContains=xx&near=52.52,13.405')));
+    // near in the default order too: its walked part is the near walk's first Events
+    assert.ok(boundedSearch(plan('nameContains=xx&near=52.52,13.405')));
     assert.ok(boundedSearch(plan('nameContains=xx&near=52.52,13.405&sort=updatedAt')));
+    assert.ok(!boundedSearch(plan('nameContains=abc&near=52.52,13.405')));
   });
 });
 
@@ -131,6 +133,44 @@ for (const engine of engines()) {
         }
       });
     }
+
+    test('near a place in the default order (the near walk, each Event once), alone and upcoming', async () => {
+      // the densest place of the catalogue
+      const { rows: [place] } = await t.db.pool.query<{ lat: number; lon: number }>(
+        `SELECT avg(latitude)::float8 AS lat, avg(longitude)::float8 AS lon FROM event_places
+          WHERE cell = (SELECT cell FROM event_places WHERE cell >= 300000000 GROUP BY cell ORDER BY count(DISTINCT event_id) DESC, cell LIMIT 1)`,
+      );
+      const near = `near=${place!.lat.toFixed(4)},${place!.lon.toFixed(4)}`;
+      // Events with several Venues there (a walk that ends between an Event's positions must
+      // neither lose nor repeat it): the Venues of Events with two or more, published and moved
+      // close to the place; event_places written again by its migration
+      await t.db.pool.query(
+        `UPDATE venues SET publish_coordinates = true, latitude = $1::float8 + (id % 7) * 0.01, longitude = $2::float8 - (id % 5) * 0.01
+          WHERE id IN (SELECT ev.venue_id FROM event_venues ev WHERE ev.event_id IN (
+            SELECT ev2.event_id FROM event_venues ev2 JOIN venues v ON v.id = ev2.venue_id AND v.active
+             GROUP BY ev2.event_id HAVING count(*) > 1 ORDER BY ev2.event_id LIMIT 12))`,
+        [place!.lat, place!.lon],
+      );
+      await t.db.pool.query('DROP TABLE event_places');
+      await t.db.pool.query('DELETE FROM schema_migrations WHERE version = 7');
+      assert.deepEqual(await migrate(t.db), [7]);
+      const { rows: shared } = await t.db.pool.query(
+        `SELECT p.event_id FROM event_places p JOIN events e ON e.id = p.event_id AND e.active
+          WHERE p.cell >= 300000000 GROUP BY p.event_id HAVING count(DISTINCT p.venue_id) > 1`,
+      );
+      assert.ok(shared.length >= 3, 'Events with two placed Venues');
+      for (const radius of [100, 500]) {
+        for (const term of terms) {
+          for (const phase of ['', '&temporalPhaseCode=upcoming']) {
+            const qs = `${near}&radiusKm=${radius}&nameContains=${encodeURIComponent(term)}${phase}&limit=${LIMIT}&fields=name`;
+            assert.ok(boundedSearch(plan(qs)), qs);
+            const expected = await traverse(qs, single);
+            if (term === '%' && phase === '') assert.ok(expected.flatMap((page) => page.ids).length > 2 * LIMIT, `${qs}: several pages`);
+            for (const walked of [1, 2, 3, 4, 10_000]) assert.deepEqual(await traverse(qs, bounded(walked)), expected, `${qs}, walk ${walked}`);
+          }
+        }
+      }
+    });
 
     test('with another filter, and from a cursor deep in the order', async () => {
       const qs = `nameContains=a&administrativeStateCode=scheduled&limit=${LIMIT}&fields=name`;
