@@ -13,7 +13,8 @@ import { afterNearWalk, afterWalk, boundedSearch, nearWalkedSource, unindexed, w
 import { nameContainsCondition, nameContainsUnindexed } from './name-search.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
-import { currentBound, historicalBranches, phaseSql, upcomingBranches } from './phase.js';
+import { currentBound, phaseSql, upcomingBranches } from './phase.js';
+import { startBranches } from './start-bounds.js';
 import { Params, keysetAfter, orderBy, rowLimit, wildcardContains, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
 import { eventOutputs, outputsOf, selectList, sortKeyOutputs, type Output } from './event-columns.js';
@@ -142,7 +143,8 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   // the sort index's leading column alone (above).
   const plainWalk = filters === 0 && c.near === null;
   // the phase filter alone, read in two branches (below): one plan for every `now`
-  const phaseOnly = filters === 1 && (upcoming || historicalDown) && c.near === null;
+  // (in its date order: the start-instant orders' branches are planned per request, as before them)
+  const phaseOnly = filters === 1 && ((upcoming && c.sort === 'startLocalDate') || historicalDown) && c.near === null;
   const nearWalkOnly = walk !== null && (filters === 0 || (filters === 1 && upcoming));
   const rangeWalk = leadingRange && filters > 0;
   if (c.sort === 'startInstant' || c.sort === '-startInstant') where.push('e.start_at IS NOT NULL');
@@ -156,9 +158,12 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   // the order keys again, typed, as o0… (what an outer query orders by)
   const order = keys.map((k, i) => `${k.expr} AS o${i}`).join(', ');
   const stored = storedPreviewColumns(plainPreviews(c.fields, c.include));
-  const branched = ((upcoming && c.sort === 'startLocalDate') || historicalDown) && walk === null;
-  const branches = upcoming ? upcomingBranches : historicalBranches;
-  const [usual, inconsistent] = branched ? branches(now(), 'e', phaseOnly ? 'once' : 'inline') : ['', ''];
+  // a filter that bounds the start of a start order (the phase, or the other start column): two
+  // branches, a range of the order's index from the bound and the Events that escape it
+  // (queries/start-bounds.ts); the near walk has its own
+  const branches = walk === null ? startBranches(c, 'e', p, now, phaseOnly ? 'once' : 'inline') : null;
+  const branched = branches !== null;
+  const { usual, rare: inconsistent } = branches ?? { usual: '', rare: '' };
   // a bounded search (queries/bounded-scan.ts): the walk's own conditions (active, the order's
   // requirement, upcoming's usual branch, the cursor) and the walk's last Event; the near walk
   // has its own (the cursor and upcoming's bound in its branches)
@@ -176,10 +181,11 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
     // its walk's last Event, and the rest part (every Event of the phase after that one) never
     // repeats them.
     const source = (condition: string) => (scan !== undefined && condition === usual ? walkedSource(scan, keys, own) : 'events e');
+    const branchOrder = (condition: string) => (condition === inconsistent && branches?.rareUnindexed ? keys.map(unindexed) : keys);
     const branch = (condition: string) => `(SELECT ${columns}, ${order}
     FROM ${source(condition)} ${mediaJoin}
     WHERE ${[...where, condition].join('\n      AND ')}
-    ORDER BY ${orderBy(keys)}
+    ORDER BY ${orderBy(branchOrder(condition))}
     ${limit})`;
     // the union keeps the order keys only while the stored previews still have to be ordered
     const text = `SELECT ${stored.length > 0 ? 'u.*' : outputsOf('u', outputs)} FROM (${branch(usual)}

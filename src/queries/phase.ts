@@ -49,10 +49,10 @@ export function currentBound(e: string, now: string): string {
 }
 
 /** The UTC date of `now`: every zone's local date is within a day of it (UTC-12 to UTC+14). */
-const utcDate = (now: string) => `(${now} AT TIME ZONE 'UTC')::date`;
+export const utcDate = (now: string) => `(${now} AT TIME ZONE 'UTC')::date`;
 
 /** A bound computed from `now`: `once` as a sub-SELECT (an InitPlan, priced as unknown), `inline` as an expression. */
-const boundSql = (day: string, bound: 'once' | 'inline') => (bound === 'once' ? `(SELECT ${day})` : `(${day})`);
+export const boundSql = (day: string, bound: 'once' | 'inline') => (bound === 'once' ? `(SELECT ${day})` : `(${day})`);
 
 /**
  * Performance only (docs/performance.md): `temporalPhaseCode=upcoming` in the default order. Every
