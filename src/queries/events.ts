@@ -9,7 +9,7 @@ import type { EventSort } from '../plan/event-fields.js';
 import { plainPreviews, type PlainPreviews } from './event-relations.js';
 import { lowerName } from '../text/normalize.js';
 import { selectedMediaJoin } from './items.js';
-import { afterNearWalk, afterWalk, boundedSearch, nearWalkedSource, unindexed, walkedSource, type ScanPart } from './bounded-scan.js';
+import { afterNearWalk, afterWalk, boundedSearch, nearWalkedSource, termsWithoutTrigram, unindexed, walkedSource, type ScanPart } from './bounded-scan.js';
 import { nameContainsCondition, nameContainsUnindexed } from './name-search.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
@@ -98,14 +98,18 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   const where = ['e.active'];
   const ctx = contextFilter(plan, p);
   if (ctx) where.push(ctx);
-  if (c.nameContains !== null) where.push(scan !== undefined ? nameContainsUnindexed(c.nameContains, p) : nameContainsCondition(c.nameContains, p));
+  // a bounded search's parts match its terms without a trigram through expressions no index holds
+  // (queries/bounded-scan.ts); its other terms keep their indexes
+  const free = scan !== undefined ? termsWithoutTrigram(plan) : { name: false, city: false, country: false };
+  if (c.nameContains !== null) where.push(free.name ? nameContainsUnindexed(c.nameContains, p) : nameContainsCondition(c.nameContains, p));
   // The primary active Venue's keys (decisions §5), kept on the Event by the importer
   // (src/catalogue/primary-venue.ts, migration 003).
+  const key = (column: string, unindexedForm: boolean) => (unindexedForm ? `(${column} || '')` : column);
   if (c.cityContains !== null) {
-    where.push(`e.primary_locality_key LIKE ${p.add(wildcardContains(lowerName(c.cityContains)))} ESCAPE ''`);
+    where.push(`${key('e.primary_locality_key', free.city)} LIKE ${p.add(wildcardContains(lowerName(c.cityContains)))} ESCAPE ''`);
   }
   if (c.countryContains !== null) {
-    where.push(`e.primary_country_key LIKE ${p.add(wildcardContains(lowerName(c.countryContains)))} ESCAPE ''`);
+    where.push(`${key('e.primary_country_key', free.country)} LIKE ${p.add(wildcardContains(lowerName(c.countryContains)))} ESCAPE ''`);
   }
   if (c.temporalPhaseCode !== null) where.push(`${phaseSql('e', now()).phase} = ${p.add(c.temporalPhaseCode)}`);
   // current: the Events whose span holds now, from their own indexes (queries/phase.ts)

@@ -60,6 +60,10 @@ describe('searches without a trigram: which are read in bounded parts', () => {
     assert.ok(boundedSearch(plan('nameContains=xx&near=52.52,13.405')));
     assert.ok(boundedSearch(plan('nameContains=xx&near=52.52,13.405&sort=updatedAt')));
     assert.ok(!boundedSearch(plan('nameContains=abc&near=52.52,13.405')));
+    // the primary Venue's city and country too
+    assert.ok(boundedSearch(plan('cityContains=xx')));
+    assert.ok(boundedSearch(plan('countryContains=zz&nameContains=tour')));
+    assert.ok(!boundedSearch(plan('cityContains=london&countryContains=fra')));
   });
 });
 
@@ -169,6 +173,29 @@ for (const engine of engines()) {
             for (const walked of [1, 2, 3, 4, 10_000]) assert.deepEqual(await traverse(qs, bounded(walked)), expected, `${qs}, walk ${walked}`);
           }
         }
+      }
+    });
+
+    test('city and country terms without a trigram, alone, together and beside a name term with one', async () => {
+      const { rows } = await t.db.pool.query<{ city: string; country: string }>(
+        `SELECT substr(primary_locality_key, 1, 2) AS city, substr(primary_country_key, 2, 2) AS country
+           FROM events WHERE active AND primary_locality_key IS NOT NULL AND primary_country_key IS NOT NULL
+          GROUP BY 1, 2 ORDER BY count(*) DESC, 1, 2 LIMIT 1`,
+      );
+      const { city, country } = rows[0]!;
+      const queries = [
+        `cityContains=${encodeURIComponent(city)}`,
+        `countryContains=${encodeURIComponent(country)}&sort=-startLocalDate`,
+        `cityContains=${encodeURIComponent(city)}&countryContains=${encodeURIComponent(country)}&temporalPhaseCode=upcoming`,
+        `cityContains=${encodeURIComponent(city)}&nameContains=the&sort=updatedAt`,
+        'cityContains=qx',
+      ];
+      for (const q of queries) {
+        const qs = `${q}&limit=${LIMIT}&fields=name`;
+        assert.ok(boundedSearch(plan(qs)), qs);
+        const expected = await traverse(qs, single);
+        if (q !== 'cityContains=qx') assert.ok(expected.flatMap((page) => page.ids).length > 0, `${qs}: some Events`);
+        for (const walked of [1, 4, 10_000]) assert.deepEqual(await traverse(qs, bounded(walked)), expected, `${qs}, walk ${walked}`);
       }
     });
 
