@@ -111,7 +111,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   if (c.countryContains !== null) {
     where.push(`${key('e.primary_country_key', free.country)} LIKE ${p.add(wildcardContains(lowerName(c.countryContains)))} ESCAPE ''`);
   }
-  if (c.temporalPhaseCode !== null) where.push(`${phaseSql('e', now()).phase} = ${p.add(c.temporalPhaseCode)}`);
+  if (c.temporalPhaseCode !== null) where.push(phaseFilter(phaseSql('e', now()).phase, p.add(c.temporalPhaseCode), c.temporalPhaseCode));
   // current: the Events whose span holds now, from their own indexes (queries/phase.ts)
   const current = c.temporalPhaseCode === 'current';
   if (current) where.push(currentBound('e', now()));
@@ -216,6 +216,20 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
     ${limit}`;
   const name = scan?.part === 'rest' ? 'events.pageRest' : 'events.page';
   return { name, text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: plainWalk || nearWalkOnly || rangeWalk };
+}
+
+/**
+ * The phase filter, written for the planner's estimate (the rows are the same either way).
+ * PostgreSQL has no statistics of the phase expression and prices `phase = $n` at 0.5% of the
+ * rows; `upcoming` and `historical` are about half of the Events each, so beside another filter it
+ * chose to collect that filter's matches and sort them, not to walk the order: `upcoming` with
+ * `cityContains=london` sorted 12,000 of London's 24,000 Events, 255 ms at 1M, where the walk from
+ * the upcoming bound finds its page in 4.5 ms (`countryContains=france`: 400–530 → 5 ms). Written
+ * as `coalesce(phase = $n, false)` (a boolean function of the row: priced at half of the rows)
+ * for those two; `current` and `indeterminate` are rare and keep the plain comparison.
+ */
+function phaseFilter(phase: string, value: string, code: string): string {
+  return code === 'upcoming' || code === 'historical' ? `coalesce(${phase} = ${value}, false)` : `${phase} = ${value}`;
 }
 
 const outerOrder = (alias: string, keys: readonly SortKey[]) => keys.map((k, i) => `${alias}.o${i} ${k.direction.toUpperCase()}`).join(', ');
