@@ -133,9 +133,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   const filters = where.length - 1;
   // near in the default order walks event_places (queries/near-events.ts); other orders filter,
   // and so does the rest part of a bounded search (it starts after the near walk's first Events)
-  const nearWalk = c.near === null || c.sort !== 'startLocalDate'
-    ? null
-    : nearEventsWalk(c.near, p, SORT_KEYS[c.sort], plan.after, upcoming ? upcomingBranches(now(), 'np', 'inline') : null);
+  const nearWalk = c.near === null || c.sort !== 'startLocalDate' ? null : nearEventsWalk(c.near, p, SORT_KEYS[c.sort], plan.after, nearBounds(plan, p, now));
   const walk = scan?.part === 'rest' ? null : nearWalk;
   if (c.near !== null && walk === null) where.push(eventNearCondition('e', c.near, p));
   if (walk !== null) where.push(...walk.conditions);
@@ -230,6 +228,27 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
  */
 function phaseFilter(phase: string, value: string, code: string): string {
   return code === 'upcoming' || code === 'historical' ? `coalesce(${phase} = ${value}, false)` : `${phase} = ${value}`;
+}
+
+/**
+ * Where the near walk starts and ends in each cell (event_places_by_start_date is ordered by the
+ * local start date): from upcoming's bound or a start instant's (queries/start-bounds.ts: the
+ * same two branches, the second for the Events whose dates escape it), and within the page's own
+ * startLocalDate bounds (exact: added to both). Without them the walk read every position of the
+ * radius before the first match and after the last: near London within 500 km,
+ * `startLocalDateGte=2031-06-01` 294 ms.
+ */
+function nearBounds(plan: EventsPlan, p: Params, now: () => string): [string, string | null] | null {
+  const c = plan.controls;
+  const exact = [
+    ...(c.startLocalDateGte !== null ? [`np.start_local_date >= ${p.add(c.startLocalDateGte, 'date')}`] : []),
+    ...(c.startLocalDateLt !== null ? [`np.start_local_date < ${p.add(c.startLocalDateLt, 'date')}`] : []),
+  ];
+  const from = c.temporalPhaseCode === 'upcoming' ? now() : c.startInstantGte !== null ? p.add(c.startInstantGte, 'timestamptz') : null;
+  const branches = from === null ? null : upcomingBranches(from, 'np', 'inline');
+  if (branches === null && exact.length === 0) return null;
+  const usual = [...(branches === null ? [] : [branches[0]]), ...exact].join(' AND ');
+  return [usual, branches === null ? null : [branches[1], ...exact].join(' AND ')];
 }
 
 const outerOrder = (alias: string, keys: readonly SortKey[]) => keys.map((k, i) => `${alias}.o${i} ${k.direction.toUpperCase()}`).join(', ');

@@ -41,16 +41,17 @@ const WALK_COLUMNS = 'np.event_id, np.venue_id, np.start_local_date, np.start_ra
  * caller filters with eventNearCondition instead, over the few Venues there).
  *
  * `keys`: the Events' startLocalDate keys (on `e.`); `after`: the cursor's values; `bounds`: none,
- * or the two alternative conditions on `np` the page is the union of (queries/events.ts, upcoming):
- * the usual one, read per cell, and the rare one (normally no row: the partial index
- * event_places_start_inconsistent), read for all cells by one branch that sorts its few rows.
+ * or the two alternative conditions on `np` the page is the union of (queries/events.ts: upcoming,
+ * a lower bound on the start instant, startLocalDate bounds): the usual one, read per cell, and
+ * the rare one (normally no row: the partial index event_places_start_inconsistent), read for all
+ * cells by one branch that sorts its few rows; no rare one when the bounds are exact.
  */
 export function nearEventsWalk(
   near: Near,
   p: Params,
   keys: readonly SortKey[],
   after: readonly unknown[] | null,
-  bounds: readonly [usual: string, rare: string] | null,
+  bounds: readonly [usual: string, rare: string | null] | null,
 ): NearWalk | null {
   const walkKeys = keys.map((k) => ({ ...k, expr: k.expr.replace(/^e\./, 'np.') }));
   const bound = matchBound(near.radiusKm);
@@ -67,7 +68,7 @@ export function nearEventsWalk(
        WHERE ${[...conditions, ...keyset].join(' AND ')}
        ORDER BY ${branchOrder})`;
   const branches = cells.map((cell) => branch([`np.cell = ${p.add(cell, 'int8')}`, ...(bounds === null ? [] : [bounds[0]])]));
-  if (bounds !== null) branches.push(branch([`np.cell = ANY(${p.add(cells, 'int8[]')})`, bounds[1]]));
+  if (bounds !== null && bounds[1] !== null) branches.push(branch([`np.cell = ANY(${p.add(cells, 'int8[]')})`, bounds[1]]));
   const firstCell = p.add(first, 'int8');
   const endCell = p.add(end, 'int8');
   const onceWith = (fence: string) => `NOT EXISTS (SELECT 1 FROM event_places d

@@ -72,6 +72,18 @@ const shows = Array.from({ length: 90 }, (_, i) => {
     updatedAt: '2024-01-01T00:00:00.000000Z',
   };
 });
+// local dates months before their instants (the document allows it): the walk's second branch
+// holds them for upcoming and a lower bound on the start instant
+const escaping = [0, 1].map((k) => ({
+  publicId: pid('ex', k + 1),
+  slug: `escaping-${k + 1}`,
+  name: `Escaping ${k + 1}`,
+  administrativeStateCode: 'scheduled' as const,
+  schedule: { referenceTimeZoneId: 'Etc/GMT-1', start: { precision: 'date-time' as const, localDate: `2025-0${1 + k}-15`, localTime: '20:00', instant: `2025-0${8 + k}-01T10:00:00Z` } },
+  venueIds: [places[2 + k]!.id],
+  updatedAt: '2024-01-01T00:00:00.000000Z',
+}));
+shows.push(...escaping);
 const catalogue: CatalogueDocument = {
   venues: places.map((p) => ({
     publicId: p.id,
@@ -103,7 +115,16 @@ for (const engine of engines()) {
       const points: [number, number][] = [...spots, [52.6, 13.3], [52.0, 13.0]];
       const radii = [0.001, 12.5, 25, 80, 500];
       let matched = 0;
-      for (const query of ['limit=3', 'temporalPhaseCode=upcoming&limit=2', 'temporalPhaseCode=historical&limit=4']) {
+      for (const query of [
+        'limit=3',
+        'temporalPhaseCode=upcoming&limit=2',
+        'temporalPhaseCode=historical&limit=4',
+        // bounds of the walk in each cell (queries/events.ts nearBounds)
+        'startLocalDateGte=2025-04-10&limit=3',
+        'startLocalDateGte=2025-03-10&startLocalDateLt=2025-06-11&limit=2',
+        'startInstantGte=2025-05-10T12:00:00Z&limit=3',
+        'temporalPhaseCode=upcoming&startLocalDateLt=2025-08-01&limit=2',
+      ]) {
         const plain = await ids(query);
         for (const point of points) {
           for (const radius of radii) {
@@ -115,6 +136,9 @@ for (const engine of engines()) {
         }
       }
       assert.ok(matched > 500, `matched ${matched}`);
+      // the escaping Events are found through the second branch
+      const bounded = await ids(`startInstantGte=2025-05-10T12:00:00Z&near=${spots[2]![0]},${spots[2]![1]}&radiusKm=25`);
+      assert.ok(bounded.includes(pid('ex', 1)), 'an instant after the bound, its local date months before it');
     });
   });
 }
