@@ -13,8 +13,8 @@ import { afterNearWalk, afterWalk, boundedSearch, nearWalkedSource, termsWithout
 import { nameContainsCondition, nameContainsUnindexed } from './name-search.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
-import { currentBound, phaseSql, upcomingBranches } from './phase.js';
-import { startBranches } from './start-bounds.js';
+import { currentBound, phaseFilter, phaseSql } from './phase.js';
+import { nearWalkBounds, startBranches } from './start-bounds.js';
 import { Params, keysetAfter, orderBy, rowLimit, wildcardContains, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
 import { eventOutputs, outputsOf, selectList, sortKeyOutputs, type Output } from './event-columns.js';
@@ -133,7 +133,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   const filters = where.length - 1;
   // near in the default order walks event_places (queries/near-events.ts); other orders filter,
   // and so does the rest part of a bounded search (it starts after the near walk's first Events)
-  const nearWalk = c.near === null || c.sort !== 'startLocalDate' ? null : nearEventsWalk(c.near, p, SORT_KEYS[c.sort], plan.after, nearBounds(plan, p, now));
+  const nearWalk = c.near === null || c.sort !== 'startLocalDate' ? null : nearEventsWalk(c.near, p, SORT_KEYS[c.sort], plan.after, nearWalkBounds(c, p, now));
   const walk = scan?.part === 'rest' ? null : nearWalk;
   if (c.near !== null && walk === null) where.push(eventNearCondition('e', c.near, p));
   if (walk !== null) where.push(...walk.conditions);
@@ -214,41 +214,6 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
     ${limit}`;
   const name = scan?.part === 'rest' ? 'events.pageRest' : 'events.page';
   return { name, text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: plainWalk || nearWalkOnly || rangeWalk };
-}
-
-/**
- * The phase filter, written for the planner's estimate (the rows are the same either way).
- * PostgreSQL has no statistics of the phase expression and prices `phase = $n` at 0.5% of the
- * rows; `upcoming` and `historical` are about half of the Events each, so beside another filter it
- * chose to collect that filter's matches and sort them, not to walk the order: `upcoming` with
- * `cityContains=london` sorted 12,000 of London's 24,000 Events, 255 ms at 1M, where the walk from
- * the upcoming bound finds its page in 4.5 ms (`countryContains=france`: 400–530 → 5 ms). Written
- * as `coalesce(phase = $n, false)` (a boolean function of the row: priced at half of the rows)
- * for those two; `current` and `indeterminate` are rare and keep the plain comparison.
- */
-function phaseFilter(phase: string, value: string, code: string): string {
-  return code === 'upcoming' || code === 'historical' ? `coalesce(${phase} = ${value}, false)` : `${phase} = ${value}`;
-}
-
-/**
- * Where the near walk starts and ends in each cell (event_places_by_start_date is ordered by the
- * local start date): from upcoming's bound or a start instant's (queries/start-bounds.ts: the
- * same two branches, the second for the Events whose dates escape it), and within the page's own
- * startLocalDate bounds (exact: added to both). Without them the walk read every position of the
- * radius before the first match and after the last: near London within 500 km,
- * `startLocalDateGte=2031-06-01` 294 ms.
- */
-function nearBounds(plan: EventsPlan, p: Params, now: () => string): [string, string | null] | null {
-  const c = plan.controls;
-  const exact = [
-    ...(c.startLocalDateGte !== null ? [`np.start_local_date >= ${p.add(c.startLocalDateGte, 'date')}`] : []),
-    ...(c.startLocalDateLt !== null ? [`np.start_local_date < ${p.add(c.startLocalDateLt, 'date')}`] : []),
-  ];
-  const from = c.temporalPhaseCode === 'upcoming' ? now() : c.startInstantGte !== null ? p.add(c.startInstantGte, 'timestamptz') : null;
-  const branches = from === null ? null : upcomingBranches(from, 'np', 'inline');
-  if (branches === null && exact.length === 0) return null;
-  const usual = [...(branches === null ? [] : [branches[0]]), ...exact].join(' AND ');
-  return [usual, branches === null ? null : [branches[1], ...exact].join(' AND ')];
 }
 
 const outerOrder = (alias: string, keys: readonly SortKey[]) => keys.map((k, i) => `${alias}.o${i} ${k.direction.toUpperCase()}`).join(', ');
