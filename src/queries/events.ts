@@ -163,9 +163,9 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   // a filter that bounds the start of a start order (the phase, or the other start column): two
   // branches, a range of the order's index from the bound and the Events that escape it
   // (queries/start-bounds.ts); the near walk has its own
-  const branches = walk === null ? startBranches(c, 'e', p, now, phaseOnly ? 'once' : 'inline') : null;
+  const branches = walk === null ? startBranches(c, 'e', p, now, phaseOnly ? 'once' : 'inline', scan === undefined) : null;
   const branched = branches !== null;
-  const { usual, rare: inconsistent } = branches ?? { usual: '', rare: '' };
+  const usual = branches?.usual ?? '';
   // a bounded search (queries/bounded-scan.ts): the walk's own conditions (active, the order's
   // requirement, upcoming's usual branch, the cursor) and the walk's last Event; the near walk
   // has its own (the cursor and upcoming's bound in its branches)
@@ -178,20 +178,28 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   ];
   const walked = scan?.part !== 'rest' ? null : nearWalk !== null ? afterNearWalk(scan, keys, nearWalk) : afterWalk(scan, keys, own);
   if (branched && scan?.part !== 'rest') {
-    // A bounded search's walked part walks the usual branch only: the other branch's Events lie
-    // beyond the usual branch's bound on the side the order starts from, so they all come before
-    // its walk's last Event, and the rest part (every Event of the phase after that one) never
-    // repeats them.
+    // A bounded search's walked part walks the usual branch only (its bound at the order's start
+    // alone): the escaping Events lie beyond that bound on the side the order starts from, so they
+    // all come before its walk's last Event, and the rest part (every Event of the filters after
+    // that one) never repeats them.
     const source = (condition: string) => (scan !== undefined && condition === usual ? walkedSource(scan, keys, own) : 'events e');
-    const branchOrder = (condition: string) => (condition === inconsistent && branches?.rareUnindexed ? keys.map(unindexed) : keys);
     const branch = (condition: string) => `(SELECT ${columns}, ${order}
     FROM ${source(condition)} ${mediaJoin}
     WHERE ${[...where, condition].join('\n      AND ')}
-    ORDER BY ${orderBy(branchOrder(condition))}
+    ORDER BY ${orderBy(keys)}
     ${limit})`;
+    // Escaping Events to be sorted: found, sorted and cut before the media join. PostgreSQL prices
+    // them at a third of the rows (above), so joined first it planned a hash join that reads every
+    // media row once one such Event exists.
+    const sorted = (condition: string) => `(SELECT ${columns}, ${order}
+    FROM (SELECT e.* FROM events e
+      WHERE ${[...where, condition].join('\n        AND ')}
+      ORDER BY ${orderBy(keys.map(unindexed))}
+      ${limit}) e ${mediaJoin}
+    ORDER BY ${orderBy(keys)})`;
+    const all = [branch(usual), ...branches.rares.map((r) => (r.unindexed ? sorted(r.condition) : branch(r.condition)))];
     // the union keeps the order keys only while the stored previews still have to be ordered
-    const text = `SELECT ${stored.length > 0 ? 'u.*' : outputsOf('u', outputs)} FROM (${branch(usual)}
-    UNION ALL ${branch(inconsistent)}) u
+    const text = `SELECT ${stored.length > 0 ? 'u.*' : outputsOf('u', outputs)} FROM (${all.join('\n    UNION ALL ')}) u
     ORDER BY ${outerOrder('u', keys)}
     ${limit}`;
     return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: phaseOnly };

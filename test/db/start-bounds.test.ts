@@ -42,17 +42,31 @@ const CASES: [string, string][] = [
   ['sort=startInstant&startLocalDateGte=2026-03-15', `start_local_date >= '2026-03-15'`],
   ['sort=startInstant&startLocalDateGte=2026-03-15&startLocalDateLt=2026-12-01', `start_local_date >= '2026-03-15' AND start_local_date < '2026-12-01'`],
   ['sort=-startInstant&startLocalDateLt=2026-03-15', `start_local_date < '2026-03-15'`],
+  // bounds at both ends of the order (the end's escaping Events lie after the range)
+  ['sort=startLocalDate&startInstantGte=2026-01-01T00:00:00Z&startInstantLt=2026-09-01T00:00:00Z', `start_at >= '2026-01-01T00:00:00Z' AND start_at < '2026-09-01T00:00:00Z'`],
+  ['sort=-startLocalDate&startInstantGte=2026-01-01T00:00:00Z&startInstantLt=2026-09-01T00:00:00Z', `start_at >= '2026-01-01T00:00:00Z' AND start_at < '2026-09-01T00:00:00Z'`],
+  ['sort=startLocalDate&temporalPhaseCode=historical&startInstantGte=2025-06-01T00:00:00Z', `${phaseSql('e', '$1::timestamptz').phase} = 'historical' AND start_at >= '2025-06-01T00:00:00Z'`],
+  ['sort=startInstant&temporalPhaseCode=upcoming&startLocalDateLt=2027-01-01', `${phaseSql('e', '$1::timestamptz').phase} = 'upcoming' AND start_local_date < '2027-01-01'`],
+  ['sort=-startInstant&temporalPhaseCode=historical&startLocalDateGte=2025-06-01', `${phaseSql('e', '$1::timestamptz').phase} = 'historical' AND start_local_date >= '2025-06-01'`],
+  ['sort=startInstant&temporalPhaseCode=historical', `${phaseSql('e', '$1::timestamptz').phase} = 'historical'`],
 ];
 
 describe('start bounds: which pages are read in two branches', () => {
   test('a bound on the side the order starts from, from the phase or the other start column', () => {
-    const branches = (qs: string) => startBranches(plan(qs).controls, 'e', new Params(), () => '$0', 'inline');
+    const branches = (qs: string) => startBranches(plan(qs).controls, 'e', new Params(), () => '$0', 'inline', true);
     for (const [qs] of CASES) assert.ok(branches(qs) !== null, qs);
-    for (const qs of ['sort=startInstant&temporalPhaseCode=historical', 'sort=-startInstant&temporalPhaseCode=upcoming', 'sort=startInstant&startLocalDateLt=2026-01-01', 'sort=updatedAt&temporalPhaseCode=upcoming', 'sort=startLocalDate&startInstantLt=2026-01-01T00:00:00Z', 'sort=startInstant']) {
+    for (const qs of ['sort=updatedAt&temporalPhaseCode=upcoming', 'sort=startInstant', 'sort=startLocalDate&administrativeStateCode=cancelled']) {
       assert.equal(branches(qs), null, qs);
     }
-    assert.equal(branches('sort=startInstant&temporalPhaseCode=upcoming')!.rareUnindexed, true);
-    assert.equal(branches('sort=startLocalDate&startInstantGte=2026-01-01T00:00:00Z')!.rareUnindexed, false);
+    // a bound at the order's end alone: without it the walk would read to the end for no row
+    assert.equal(branches('sort=startInstant&temporalPhaseCode=historical')!.rares.length, 1);
+    assert.equal(branches('sort=startLocalDate&startInstantGte=2026-01-01T00:00:00Z&startInstantLt=2026-02-01T00:00:00Z')!.rares.length, 2);
+    // a bounded search keeps the start's bound only (its rest reads everything after its walk)
+    const oneSided = (qs: string) => startBranches(plan(qs).controls, 'e', new Params(), () => '$0', 'inline', false);
+    assert.equal(oneSided('sort=startLocalDate&startInstantGte=2026-01-01T00:00:00Z&startInstantLt=2026-02-01T00:00:00Z')!.rares.length, 1);
+    assert.equal(oneSided('sort=startInstant&temporalPhaseCode=historical'), null);
+    assert.deepEqual(branches('sort=startInstant&temporalPhaseCode=upcoming')!.rares.map((r) => r.unindexed), [true]);
+    assert.deepEqual(branches('sort=startLocalDate&startInstantGte=2026-01-01T00:00:00Z&startInstantLt=2026-02-01T00:00:00Z')!.rares.map((r) => r.unindexed), [false, true]);
   });
 });
 
@@ -76,6 +90,20 @@ for (const engine of engines()) {
       const historical = await q(`UPDATE events SET start_local_date = $1::date - 5, end_local_date = $1::date - 5, start_at = $2::timestamptz + interval '10 days'
         WHERE id IN (${pick(`end_at IS NULL AND end_precision = 'date' AND id % 2 = 1`, 3)})`, ['2026-03-15', NOW.toISOString()]);
       assert.deepEqual([before.rowCount, after.rowCount, upcoming.rowCount, historical.rowCount], [8, 8, 3, 3]);
+      // Events escaping the bounds at the orders' ends below: instants in a month next to a bound,
+      // local dates moved across it
+      const ends: [from: string, to: string, days: number][] = [
+        ['2026-08-01', '2026-09-01', 20], // startInstantLt=2026-09-01 (date orders)
+        ['2026-01-01', '2026-02-01', -40], // startInstantGte=2026-01-01 newest first
+        ['2027-01-02', '2027-02-01', -20], // startLocalDateLt=2027-01-01 (instant orders)
+        ['2025-05-01', '2025-05-31', 20], // startLocalDateGte=2025-06-01 newest first
+        ['2026-02-20', '2026-03-14', 20], // historical (dates after now's) in the date order
+      ];
+      for (const [from, to, days] of ends) {
+        const moved = await q(`UPDATE events SET start_local_date = start_local_date + $3::int, end_local_date = end_local_date + $3::int
+          WHERE id IN (${pick(`start_at >= $1::timestamptz AND start_at < $2::timestamptz AND end_precision IS DISTINCT FROM 'date'`, 2)})`, [from, to, days]);
+        assert.ok(moved.rowCount! > 0, `an Event with its instant in [${from}, ${to})`);
+      }
       await q('ANALYZE events');
     });
     after(() => t?.drop());
