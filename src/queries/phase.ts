@@ -106,8 +106,13 @@ export function historicalBranches(now: string, e: string, bound: 'once' | 'inli
  * `cityContains=london` sorted 12,000 of London's 24,000 Events, 255 ms at 1M, where the walk from
  * the upcoming bound finds its page in 4.5 ms (`countryContains=france`: 400–530 → 5 ms). Written
  * as `coalesce(phase = $n, false)` (a boolean function of the row: priced at half of the rows)
- * for those two; `current` and `indeterminate` are rare and keep the plain comparison.
+ * for those two; `current` and `indeterminate` are rare and keep the plain comparison (and
+ * indeterminate states its column).
  */
-export function phaseFilter(phase: string, value: string, code: string): string {
-  return code === 'upcoming' || code === 'historical' ? `coalesce(${phase} = ${value}, false)` : `${phase} = ${value}`;
+export function phaseFilter(phase: string, value: string, code: string, e = 'e'): string {
+  if (code === 'upcoming' || code === 'historical') return `coalesce(${phase} = ${value}, false)`;
+  // indeterminate is exactly an unknown time zone (the rule's first case), stated for the planner's
+  // estimate and the partial index of migration 012
+  if (code === 'indeterminate') return `NOT ${e}.time_zone_known AND coalesce(${phase} = ${value}, false)`;
+  return `${phase} = ${value}`;
 }
