@@ -76,6 +76,9 @@ function walkLength(rows: number): string {
   return String(rows);
 }
 
+/** A text as an expression no index holds (the same value, its collation kept). */
+export const unindexedText = (expr: string): string => `(${expr} || '')`;
+
 /**
  * A sort key as an expression no index holds, of the same value and order (a date or an integer
  * plus 0, a timestamp plus no time, a text followed by nothing, its collation kept): the rest part
@@ -92,7 +95,7 @@ export function unindexed(key: SortKey): SortKey {
     case 'timestamptz':
       return { ...key, expr: `(${key.expr} + interval '0')` };
     case 'text':
-      return { ...key, expr: `(${key.expr} || '')` };
+      return { ...key, expr: unindexedText(key.expr) };
     default:
       throw new Error(`no unindexed form for a ${key.cast} key`);
   }

@@ -9,11 +9,11 @@ import type { EventSort } from '../plan/event-fields.js';
 import { plainPreviews, type PlainPreviews } from './event-relations.js';
 import { lowerName } from '../text/normalize.js';
 import { selectedMediaJoin } from './items.js';
-import { afterNearWalk, afterWalk, boundedSearch, nearWalkedSource, termsWithoutTrigram, unindexed, walkedSource, type ScanPart } from './bounded-scan.js';
+import { afterNearWalk, afterWalk, boundedSearch, nearWalkedSource, termsWithoutTrigram, unindexed, unindexedText, walkedSource, type ScanPart } from './bounded-scan.js';
 import { nameContainsCondition, nameContainsUnindexed } from './name-search.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
-import { currentBound, phaseFilter, phaseSql } from './phase.js';
+import { currentBound, phaseFilter } from './phase.js';
 import { nearWalkBounds, startBranches } from './start-bounds.js';
 import { Params, keysetAfter, orderBy, rowLimit, wildcardContains, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
@@ -104,14 +104,14 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   if (c.nameContains !== null) where.push(free.name ? nameContainsUnindexed(c.nameContains, p) : nameContainsCondition(c.nameContains, p));
   // The primary active Venue's keys (decisions §5), kept on the Event by the importer
   // (src/catalogue/primary-venue.ts, migration 003).
-  const key = (column: string, unindexedForm: boolean) => (unindexedForm ? `(${column} || '')` : column);
+  const key = (column: string, unindexedForm: boolean) => (unindexedForm ? unindexedText(column) : column);
   if (c.cityContains !== null) {
     where.push(`${key('e.primary_locality_key', free.city)} LIKE ${p.add(wildcardContains(lowerName(c.cityContains)))} ESCAPE ''`);
   }
   if (c.countryContains !== null) {
     where.push(`${key('e.primary_country_key', free.country)} LIKE ${p.add(wildcardContains(lowerName(c.countryContains)))} ESCAPE ''`);
   }
-  if (c.temporalPhaseCode !== null) where.push(phaseFilter(phaseSql('e', now()).phase, p.add(c.temporalPhaseCode), c.temporalPhaseCode));
+  if (c.temporalPhaseCode !== null) where.push(phaseFilter('e', now(), p.add(c.temporalPhaseCode), c.temporalPhaseCode));
   // current: the Events whose span holds now, from their own indexes (queries/phase.ts)
   const current = c.temporalPhaseCode === 'current';
   if (current) where.push(currentBound('e', now()));

@@ -27,6 +27,7 @@
  * measurements.
  */
 import { foldName } from '../text/normalize.js';
+import { unindexedText } from './bounded-scan.js';
 import { wildcardContains, type Params } from './sql.js';
 
 /** Words the index is asked for: at most this many of the term's longest words. */
@@ -101,7 +102,7 @@ export function nameContainsUnindexed(term: string, p: Params): string {
 }
 
 const unindexedMatch = (original: string, folded: string, p: Params) =>
-  `(${whole("(e.name_lower || '')", original, p)} OR ${whole("(e.name_folded || '')", folded, p)})`;
+  `(${whole(unindexedText('e.name_lower'), original, p)} OR ${whole(unindexedText('e.name_folded'), folded, p)})`;
 
 /** The condition on alias `e` for a trimmed, non-empty term. */
 export function nameContainsCondition(term: string, p: Params): string {

@@ -106,10 +106,12 @@ export function historicalBranches(now: string, e: string, bound: 'once' | 'inli
  * `cityContains=london` sorted 12,000 of London's 24,000 Events, 255 ms at 1M, where the walk from
  * the upcoming bound finds its page in 4.5 ms (`countryContains=france`: 400–530 → 5 ms). Written
  * as `coalesce(phase = $n, false)` (a boolean function of the row: priced at half of the rows)
- * for those two; `current` and `indeterminate` are rare and keep the plain comparison (and
- * indeterminate states its column).
+ * for those two. `indeterminate` (rare) states its column as well, which the planner knows;
+ * `current` (rare) keeps the plain comparison beside its own bound (currentBound).
+ * `e`: the events alias; `now`: the operation time's placeholder; `value`: the code's.
  */
-export function phaseFilter(phase: string, value: string, code: string, e = 'e'): string {
+export function phaseFilter(e: string, now: string, value: string, code: string): string {
+  const { phase } = phaseSql(e, now);
   if (code === 'upcoming' || code === 'historical') return `coalesce(${phase} = ${value}, false)`;
   // indeterminate is exactly an unknown time zone (the rule's first case), stated for the planner's
   // estimate and the partial index of migration 012

@@ -79,12 +79,7 @@ export function startBranches(
   if (!byDate && c.sort !== 'startInstant' && c.sort !== '-startInstant') return null;
   // each side: its bound from the phase first, else from the other start column's filter
   const lower = (): Side | null => {
-    if (byDate) {
-      // upcoming, or start_at >= T: the instant's UTC date is at least now's (T's), so the local
-      // date at least the day before
-      if (phase === 'upcoming') return side(upcomingBranches(now(), e, bound));
-      return c.startInstantGte === null ? null : side(upcomingBranches(p.add(c.startInstantGte, 'timestamptz'), e, 'inline'));
-    }
+    if (byDate) return dateFrom(c, e, p, now, bound);
     // upcoming: a start instant after now, or (the calendar rule) a local start date after the
     // local today, so on or after now's UTC date: the instant from the day before it;
     // startLocalDateGte=D: the instant from the day before D
@@ -119,6 +114,15 @@ export function startBranches(
 }
 
 const side = ([usual, rare]: [string, string]): Side => ({ usual, rare });
+
+/**
+ * The lower bound of the local start date: upcoming, or start_at >= T: the instant's UTC date is
+ * at least now's (T's), so the local date at least the day before (upcomingBranches).
+ */
+function dateFrom(c: EventControls, e: string, p: Params, now: () => string, bound: 'once' | 'inline'): Side | null {
+  if (c.temporalPhaseCode === 'upcoming') return side(upcomingBranches(now(), e, bound));
+  return c.startInstantGte === null ? null : side(upcomingBranches(p.add(c.startInstantGte, 'timestamptz'), e, 'inline'));
+}
 const instantFrom = (e: string, at: string): Side => ({ usual: `${e}.start_at >= ${at}`, rare: `${e}.start_at < ${at} AND ${dateAfterInstant(e)}` });
 const instantBefore = (e: string, at: string): Side => ({ usual: `${e}.start_at < ${at}`, rare: `${e}.start_at >= ${at} AND ${dateBeforeInstant(e)}` });
 
@@ -135,9 +139,8 @@ export function nearWalkBounds(c: EventControls, p: Params, now: () => string): 
     ...(c.startLocalDateGte !== null ? [`np.start_local_date >= ${p.add(c.startLocalDateGte, 'date')}`] : []),
     ...(c.startLocalDateLt !== null ? [`np.start_local_date < ${p.add(c.startLocalDateLt, 'date')}`] : []),
   ];
-  const from = c.temporalPhaseCode === 'upcoming' ? now() : c.startInstantGte !== null ? p.add(c.startInstantGte, 'timestamptz') : null;
-  const branches = from === null ? null : upcomingBranches(from, 'np', 'inline');
-  if (branches === null && exact.length === 0) return null;
-  const usual = [...(branches === null ? [] : [branches[0]]), ...exact].join(' AND ');
-  return [usual, branches === null ? null : [branches[1], ...exact].join(' AND ')];
+  const from = dateFrom(c, 'np', p, now, 'inline');
+  if (from === null && exact.length === 0) return null;
+  const usual = [...(from === null ? [] : [from.usual]), ...exact].join(' AND ');
+  return [usual, from === null ? null : [from.rare, ...exact].join(' AND ')];
 }
