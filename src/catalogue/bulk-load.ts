@@ -1,15 +1,21 @@
 /**
- * A first import (no Event stored yet) loads the Event tables the way pg_restore does: their
- * secondary indexes and foreign keys are dropped inside the import transaction, the merge fills
- * the tables, and both are created again from their own catalogued definitions before COMMIT —
- * one sorted build per index and one join per foreign key, instead of an index entry per row in
- * 14 indexes (five of them GIN: four trigram, one word) and a referential probe per row and key
- * (docs/performance.md). The primary key and unique publicId of `events` stay: the upserts'
- * `ON CONFLICT` and the merge's joins use them. The tables below it (memberships, previews,
- * places) lose their primary keys too: a first import writes them with plain INSERTs (the
- * previews without `ON CONFLICT`, event-previews.ts), their rows are unique by construction
- * (validation rejects a repeated reference in a list), and the key is built once after the load:
- * at 1,000,000 Events, the previews' 1.1 GB 16.3 → 7.0 s, `event_artists` 3.6 → 2.7 s (session 10).
+ * A first import loads the catalogue the way pg_restore does: secondary indexes and foreign keys
+ * are dropped inside the import transaction, the merge fills the tables, and both are created
+ * again from their own catalogued definitions before COMMIT — one sorted build per index and one
+ * join per foreign key, instead of an index entry per row in every index (the Event tables' 14,
+ * five of them GIN; the Artists', Venues' and Series' name trigrams) and a referential probe per
+ * row and key (docs/performance.md). Two groups, each deferred when it is empty:
+ *
+ * - the Event tables, when no Event is stored (`events` and every table below it);
+ * - the parents, when no media, Artist, Venue, Series or Edition is stored (those tables and their
+ *   own memberships; session 15: 204,660 Artist media rows took 4.0 s of referential probes).
+ *
+ * The primary keys and unique publicIds of the entity tables stay: the merge's joins use them and
+ * they guard the upserts. The membership, preview and place tables lose their primary keys too: a
+ * first import writes them with plain INSERTs (the previews without `ON CONFLICT`,
+ * event-previews.ts), their rows are unique by construction (validation rejects a repeated
+ * reference in a list), and the key is built once after the load: at 1,000,000 Events, the
+ * previews' 1.1 GB 16.3 → 7.0 s, `event_artists` 3.6 → 2.7 s (session 10).
  *
  * Everything happens in the import's transaction, so a rejected or failed import rolls the drops
  * back with the rows, and the keys and foreign keys are checked again, whole, before COMMIT. The
@@ -18,11 +24,24 @@
  */
 import type pg from 'pg';
 
-/** Tables that are necessarily empty when `events` is (each references it). */
-const TABLES = ['events', 'event_artists', 'event_venues', 'event_series', 'event_editions', 'event_gallery', 'event_previews', 'event_places'];
+interface Group {
+  /** Tables that are all empty when the `entities` are (the memberships reference them). */
+  readonly tables: readonly string[];
+  /** The entity tables among them (they keep their primary key and unique publicId). */
+  readonly entities: readonly string[];
+}
 
-/** The tables below `events`, written only by plain INSERTs in a first import. */
-const CHILDREN = TABLES.filter((t) => t !== 'events');
+const EVENT_GROUP: Group = {
+  tables: ['events', 'event_artists', 'event_venues', 'event_series', 'event_editions', 'event_gallery', 'event_previews', 'event_places'],
+  entities: ['events'],
+};
+const PARENT_GROUP: Group = {
+  tables: ['media', 'artists', 'venues', 'series', 'editions', 'artist_profile_media', 'edition_venues'],
+  entities: ['media', 'artists', 'venues', 'series', 'editions'],
+};
+
+/** Tables below the entities (memberships, previews, places), written only by plain INSERTs in a first import. */
+const keyless = (group: Group) => group.tables.filter((t) => !group.entities.includes(t));
 
 interface Deferred {
   readonly kind: 'index' | 'key' | 'fk';
@@ -50,6 +69,8 @@ const DEFERRABLE = `
 export interface DeferredIndexes {
   /** No Event was stored: every Event after the merge is one of the document's. */
   readonly first: boolean;
+  /** The entity tables that were empty (each of their staged rows is new: plain INSERTs). */
+  readonly empty: ReadonlySet<string>;
   /**
    * Creates the dropped primary keys of `tables` again (the memberships, once written: the stored
    * previews read them in Event order through those keys; the previews and places stay keyless
@@ -61,13 +82,21 @@ export interface DeferredIndexes {
 }
 
 /**
- * When no Event is stored, drops the Event tables' secondary indexes and foreign keys and returns
- * the step that creates them again; otherwise drops nothing and `restore` does nothing.
+ * Drops the secondary indexes and foreign keys of each empty group (above) and returns the step
+ * that creates them again; when neither group is empty, drops nothing and `restore` does nothing.
  */
-export async function deferEventIndexes(client: pg.PoolClient): Promise<DeferredIndexes> {
-  const { rows: empty } = await client.query<{ empty: boolean }>('SELECT NOT EXISTS (SELECT 1 FROM events) AS empty');
-  if (!empty[0]!.empty) return { first: false, restoreKeys: async () => {}, restore: async () => {} };
-  const { rows } = await client.query<Deferred>(DEFERRABLE, [TABLES, CHILDREN]);
+export async function deferIndexes(client: pg.PoolClient): Promise<DeferredIndexes> {
+  const entities = [...EVENT_GROUP.entities, ...PARENT_GROUP.entities];
+  const { rows: counted } = await client.query<Record<string, boolean>>(
+    `SELECT ${entities.map((t) => `NOT EXISTS (SELECT 1 FROM ${t}) AS ${t}`).join(', ')}`,
+  );
+  const empty = new Set(entities.filter((t) => counted[0]![t]));
+  const groups = [EVENT_GROUP, PARENT_GROUP].filter((g) => g.entities.every((t) => empty.has(t)));
+  const first = empty.has('events');
+  if (groups.length === 0) return { first, empty, restoreKeys: async () => {}, restore: async () => {} };
+  const tables = groups.flatMap((g) => g.tables);
+  const children = groups.flatMap(keyless);
+  const { rows } = await client.query<Deferred>(DEFERRABLE, [tables, children]);
   const fks = rows.filter((r) => r.kind === 'fk');
   const keys = rows.filter((r) => r.kind === 'key');
   const indexes = rows.filter((r) => r.kind === 'index');
@@ -75,16 +104,16 @@ export async function deferEventIndexes(client: pg.PoolClient): Promise<Deferred
   for (const key of keys) await client.query(`ALTER TABLE ${key.table} DROP CONSTRAINT ${key.name}`);
   for (const index of indexes) await client.query(`DROP INDEX ${index.name}`);
   let pending = keys;
-  const restoreKeys = async (tables: readonly string[]) => {
+  const restoreKeys = async (names: readonly string[]) => {
     // regclass text is schema-qualified when the schema is not on the search path
-    const chosen = pending.filter((k) => tables.includes(k.table.split('.').pop()!));
+    const chosen = pending.filter((k) => names.includes(k.table.split('.').pop()!));
     pending = pending.filter((k) => !chosen.includes(k));
     for (const key of chosen) await client.query(`ALTER TABLE ${key.table} ADD CONSTRAINT ${key.name} ${key.definition}`);
   };
   const restore = async () => {
-    await restoreKeys(CHILDREN); // those not restored yet
+    await restoreKeys(children); // those not restored yet
     for (const index of indexes) await client.query(index.definition);
     for (const fk of fks) await client.query(`ALTER TABLE ${fk.table} ADD CONSTRAINT ${fk.name} ${fk.definition}`);
   };
-  return { first: true, restoreKeys, restore };
+  return { first, empty, restoreKeys, restore };
 }

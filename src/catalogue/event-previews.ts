@@ -23,8 +23,6 @@ const ANALYZE_FIRST = 1_000;
 /** Every Event without a stored row (after migration 005). */
 const MISSING_SQL = 'SELECT e.id FROM events e WHERE NOT EXISTS (SELECT 1 FROM event_previews p WHERE p.event_id = e.id)';
 
-const EVERY_EVENT = 'SELECT e.id FROM events e';
-
 /** Event ids whose previews an import may have changed (read after the merge). */
 const AFTER_IMPORT = `
   SELECT e.id FROM events e JOIN ${STAGE.events.table} s ON s.public_id = e.public_id
@@ -40,51 +38,71 @@ const AFTER_IMPORT = `
 /** Rows staged by this import for the collections whose rows the previews read. */
 const STAGED = `SELECT ${(['events', 'artists', 'venues', 'media'] as const).map((c) => `(SELECT count(*) FROM ${STAGE[c].table})`).join(' + ')} AS n`;
 
-const ARTISTS = storedArtistPreviewTexts(TARGETS);
-const VENUES = storedVenuePreviewTexts(TARGETS);
-/** The temporary tables of the members shown, each rendered once, and the SELECT that fills each. */
+/** The temporary tables of the members shown, each rendered once. */
 const ARTIST_MEMBERS = 'preview_artist_members';
 const VENUE_MEMBERS = 'preview_venue_members';
-const MEMBERS = [
-  [ARTIST_MEMBERS, ARTISTS.members],
-  [VENUE_MEMBERS, VENUES.members],
-] as const;
 
 /**
- * Writes the stored previews of the Events listed in TARGETS from the plain preview statements'
- * template (queries/event-relations.ts), so that stored and read previews cannot differ; rows
- * are rewritten only when changed. Each member shown is rendered once into a keyed temporary
- * table, then one statement writes every target's arrays. At 1,000,000 Events: a first import's
- * previews 52 s → 46.5 s (rendering each membership row; chunks of 5,000 Events probed one by one
- * took ≈ 92 s), rewriting every stored Event's previews 56–63 s → 42 s (docs/performance.md).
+ * The statements of one refresh: `targets` lists the Events (a SELECT of ids), or null for every
+ * Event of a first import, where the arrays are read straight from the memberships in Event order
+ * (no target table, no semi-joins) and inserted without `ON CONFLICT` into the empty, keyless table.
  */
-const INSERT_PREVIEWS = `INSERT INTO event_previews (event_id, artists, venues)
+function previewStatements(targets: string | null) {
+  const artists = storedArtistPreviewTexts(targets === null ? null : TARGETS);
+  const venues = storedVenuePreviewTexts(targets === null ? null : TARGETS);
+  const members = [
+    [ARTIST_MEMBERS, artists.members],
+    [VENUE_MEMBERS, venues.members],
+  ] as const;
+  const insert = `INSERT INTO event_previews (event_id, artists, venues)
     SELECT x.id, coalesce(a.items, '[]')::json, coalesce(v.items, '[]')::json
-      FROM ${TARGETS} x
-      LEFT JOIN (${ARTISTS.items(ARTIST_MEMBERS)}) a ON a.event_id = x.id
-      LEFT JOIN (${VENUES.items(VENUE_MEMBERS)}) v ON v.event_id = x.id`;
-const STORE_PREVIEWS = `${INSERT_PREVIEWS}
+      FROM ${targets === null ? 'events' : TARGETS} x
+      LEFT JOIN (${artists.items(ARTIST_MEMBERS)}) a ON a.event_id = x.id
+      LEFT JOIN (${venues.items(VENUE_MEMBERS)}) v ON v.event_id = x.id`;
+  const store = targets === null
+    ? insert
+    : `${insert}
     ON CONFLICT (event_id) DO UPDATE SET artists = EXCLUDED.artists, venues = EXCLUDED.venues
      WHERE event_previews.artists::text IS DISTINCT FROM EXCLUDED.artists::text
         OR event_previews.venues::text IS DISTINCT FROM EXCLUDED.venues::text`;
+  return { members, store };
+}
 
-/** `firstLoad`: the table is empty and keyless (bulk-load.ts), so the rows are only inserted. */
-async function refresh(client: pg.PoolClient, targets: string, analyze: boolean, firstLoad = false): Promise<number> {
+/**
+ * Writes the stored previews of the Events listed by `targets` (null: every Event, a first
+ * import) from the plain preview statements' template (queries/event-relations.ts), so that
+ * stored and read previews cannot differ; rows are rewritten only when changed. Each member shown
+ * is rendered once into a keyed temporary table, then one statement writes every target's arrays.
+ * At 1,000,000 Events: a first import's previews 52 s → 46.5 s (rendering each membership row;
+ * chunks of 5,000 Events probed one by one took ≈ 92 s) → 27.9 s (session 10) → 19.7 s (session
+ * 15: no targets, every member, arrays merged in Event order); rewriting every stored Event's
+ * previews 56–63 s → 42 s (docs/performance.md).
+ */
+async function refresh(client: pg.PoolClient, targets: string | null, analyze: boolean): Promise<number> {
+  const { members, store } = previewStatements(targets);
   // (dropped below; a failure rolls the transaction back, and the tables with it)
-  await client.query(`CREATE TEMP TABLE ${TARGETS} AS SELECT DISTINCT t.id FROM (${targets}) t`);
+  if (targets !== null) await client.query(`CREATE TEMP TABLE ${TARGETS} AS SELECT DISTINCT t.id FROM (${targets}) t`);
   // A bulk import has just filled the member and membership tables: planned on their old
   // statistics (empty, for a first import: a sequential scan per Event), the statement's cost grew
   // with the catalogue (docs/performance.md). ANALYZE inside the transaction samples the rows it
   // wrote; the targets' own statistics choose between probing a few Events and one pass over all.
-  await client.query(analyze ? `ANALYZE ${TARGETS}, ${READ_TABLES}` : `ANALYZE ${TARGETS}`);
+  const analyzed = [...(targets === null ? [] : [TARGETS]), ...(analyze ? [READ_TABLES] : [])];
+  if (analyzed.length > 0) await client.query(`ANALYZE ${analyzed.join(', ')}`);
   // keyed, so that each membership finds its member's text by an index probe in Event order
-  for (const [table, select] of MEMBERS) {
+  for (const [table, select] of members) {
     await client.query(`CREATE TEMP TABLE ${table} AS ${select}`);
     await client.query(`ALTER TABLE ${table} ADD PRIMARY KEY (id)`);
     await client.query(`ANALYZE ${table}`);
   }
-  const written = (await client.query(firstLoad ? INSERT_PREVIEWS : STORE_PREVIEWS)).rowCount ?? 0;
-  await client.query(`DROP TABLE ${TARGETS}, ${MEMBERS.map(([table]) => table).join(', ')}`);
+  // Every Event (a first import): both arrays come out of their GroupAggregates in Event order and
+  // join the Events by merge. The planner prefers hashing all three inputs (1 GB of arrays, spilled
+  // in batches): inside this transaction its rows are not yet all-visible, so it costs the Event
+  // order's index-only scans as heap fetches. Transaction-local, reset right after.
+  if (targets === null) await client.query('SET LOCAL enable_hashjoin = off');
+  const written = (await client.query(store)).rowCount ?? 0;
+  if (targets === null) await client.query('SET LOCAL enable_hashjoin TO DEFAULT');
+  const temporary = [...(targets === null ? [] : [TARGETS]), ...members.map(([table]) => table)];
+  await client.query(`DROP TABLE ${temporary.join(', ')}`);
   return written;
 }
 
@@ -110,7 +128,7 @@ export interface RefreshOptions {
 }
 
 export async function refreshEventPreviews(client: pg.PoolClient, { analyzed = false, everyEvent = false }: RefreshOptions = {}): Promise<number> {
-  return refresh(client, everyEvent ? EVERY_EVENT : AFTER_IMPORT, !analyzed && (await isBulkImport(client)), everyEvent);
+  return refresh(client, everyEvent ? null : AFTER_IMPORT, !analyzed && (await isBulkImport(client)));
 }
 
 /** Fills the rows of Events that have none (migration 005 on an existing catalogue). */

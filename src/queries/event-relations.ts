@@ -57,19 +57,22 @@ export interface PreviewTextRow {
  * have changed otherwise): the same members, columns, joins and order as `previewText`, with
  * each member's row rendered ONCE as its JSON text (`preview_json`, `to_jsonb` of the row the
  * outer SELECT above projects) and numbered in the preview order (`preview_order`: name, then
- * publicId). Only active members of an Event listed in `targets` (a table with an `id` column).
+ * publicId). Only active members of an Event listed in `targets` (a table with an `id` column),
+ * or every active member when `targets` is null (every Event).
  * An Event's previews are then its memberships' texts in that order, concatenated
  * (catalogue/event-previews.ts): rendered per member (250,000 Artists at 1,000,000 Events)
  * instead of per membership row (2.6 million).
  */
-function previewMembersText(shape: PreviewShape, targets: string): string {
+function previewMembersText(shape: PreviewShape, targets: string | null): string {
   const m = shape.alias;
+  // every Event (a first import): every active member, not only those of the targets' memberships
+  const shown = targets === null ? '' : `AND ${m}.id IN (SELECT l.${shape.memberColumn} FROM ${shape.link} l JOIN ${targets} t ON t.id = l.event_id)`;
   return `SELECT ${m}.id, row_number() OVER (ORDER BY ${m}.name, ${m}.public_id) AS preview_order,
            to_jsonb(r)::text AS preview_json
       FROM ${shape.table} ${m} ${shape.mediaJoin}
      CROSS JOIN LATERAL (SELECT ${shape.columns}) r
      WHERE ${m}.active
-       AND ${m}.id IN (SELECT l.${shape.memberColumn} FROM ${shape.link} l JOIN ${targets} t ON t.id = l.event_id)`;
+       ${shown}`;
 }
 
 /** The member's own columns that the outer projection and joins read (`m.x`), plus its order. */
@@ -122,16 +125,20 @@ export const venuePreviewsStatement = (eventIds: readonly string[], rich: boolea
  * Each listed Event's previews as one JSON array text, from `members` (a table filled by
  * `previewMembersText`, keyed by `id`): its first PREVIEW_SIZE + 1 memberships in preview order,
  * their texts joined by ', ' (json_agg's separator, so the text is the one json_agg wrote before).
- * Events without an active member are absent (the caller writes []).
+ * Events without an active member are absent (the caller writes []). `targets` null: every Event.
+ *
+ * An ordered aggregate cut to its first items, not a window numbering every membership: grouped
+ * over the membership's key (Event order), each Event's few members are sorted alone. At
+ * 1,000,000 Events, with every Event a target, both arrays come out in Event order and join the
+ * Events by merge instead of two 1 GB hash joins spilled to disk: 13.7 → 9.9 s (session 15).
  */
-function previewItemsText(shape: PreviewShape, targets: string, members: string): string {
-  return `SELECT k.event_id, '[' || string_agg(k.preview_json, ', ' ORDER BY k.preview_rank) || ']' AS items
-      FROM (SELECT l.event_id, m.preview_json,
-                   row_number() OVER (PARTITION BY l.event_id ORDER BY m.preview_order) AS preview_rank
-              FROM ${shape.link} l JOIN ${members} m ON m.id = l.${shape.memberColumn}
-             WHERE l.event_id IN (SELECT t.id FROM ${targets} t)) k
-     WHERE k.preview_rank <= ${PREVIEW_SIZE + 1}
-     GROUP BY k.event_id`;
+function previewItemsText(shape: PreviewShape, targets: string | null, members: string): string {
+  const listed = targets === null ? '' : `WHERE l.event_id IN (SELECT t.id FROM ${targets} t)`;
+  return `SELECT l.event_id,
+           '[' || array_to_string((array_agg(m.preview_json ORDER BY m.preview_order))[1:${PREVIEW_SIZE + 1}], ', ') || ']' AS items
+      FROM ${shape.link} l JOIN ${members} m ON m.id = l.${shape.memberColumn}
+     ${listed}
+     GROUP BY l.event_id`;
 }
 
 /** The importer's two steps for the plain previews of the Events listed in the table `targets`. */
@@ -141,12 +148,12 @@ export interface StoredPreviewTexts {
   /** Per Event, the array text (reads `members`). */
   readonly items: (members: string) => string;
 }
-const storedPreviewTexts = (shape: PreviewShape, targets: string): StoredPreviewTexts => ({
+const storedPreviewTexts = (shape: PreviewShape, targets: string | null): StoredPreviewTexts => ({
   members: previewMembersText(shape, targets),
   items: (members) => previewItemsText(shape, targets, members),
 });
-export const storedArtistPreviewTexts = (targets: string) => storedPreviewTexts(ARTIST_PREVIEWS(false), targets);
-export const storedVenuePreviewTexts = (targets: string) => storedPreviewTexts(VENUE_PREVIEWS(false), targets);
+export const storedArtistPreviewTexts = (targets: string | null) => storedPreviewTexts(ARTIST_PREVIEWS(false), targets);
+export const storedVenuePreviewTexts = (targets: string | null) => storedPreviewTexts(VENUE_PREVIEWS(false), targets);
 
 /**
  * The stored previews of the Events (migration 005, kept by src/catalogue/event-previews.ts): the

@@ -252,15 +252,16 @@ for (const engine of testEngines()) {
       assert.ok(seen.length >= 6, seen.join(', '));
     });
 
-    test('a first import builds the Event tables\' indexes, keys and foreign keys after loading; a later import keeps them', async () => {
+    test('a first import builds the tables\' indexes, keys and foreign keys after loading; a later import keeps them', async () => {
       // the same definitions, as new objects after a first import (bulk-load.ts), untouched by the next
+      const tables = `('events'::regclass, 'event_artists'::regclass, 'event_previews'::regclass, 'artists'::regclass, 'artist_profile_media'::regclass, 'venues'::regclass)`;
       const objects = async () =>
         q(store.db, `SELECT 'index' AS kind, i.indexrelid::regclass::text AS name, i.indexrelid::text AS oid,
                             pg_get_indexdef(i.indexrelid) AS definition
-                       FROM pg_index i WHERE i.indrelid IN ('events'::regclass, 'event_artists'::regclass, 'event_previews'::regclass)
+                       FROM pg_index i WHERE i.indrelid IN ${tables}
                      UNION ALL
                      SELECT 'fk', conname, oid::text, pg_get_constraintdef(oid) FROM pg_constraint
-                      WHERE conrelid IN ('events'::regclass, 'event_artists'::regclass, 'event_previews'::regclass) AND contype = 'f'
+                      WHERE conrelid IN ${tables} AND contype = 'f'
                      ORDER BY 1, 2`);
       const definitions = (rows: Record<string, unknown>[]) => rows.map(({ oid: _, ...rest }) => rest);
       const before = await objects();
@@ -268,11 +269,13 @@ for (const engine of testEngines()) {
       const first = await objects();
       assert.deepEqual(definitions(first), definitions(before));
       const rebuilt = first.filter((r, i) => r.oid !== before[i]!.oid).map((r) => r.name);
-      // everything but the keys of events itself (the upserts' ON CONFLICT and the merge's joins use them)
-      const kept = ['events_pkey', 'events_public_id_key'];
+      // everything but the keys of the entity tables (the merge's joins use them)
+      const kept = ['events_pkey', 'events_public_id_key', 'artists_pkey', 'artists_public_id_key', 'venues_pkey', 'venues_public_id_key'];
       assert.deepEqual(rebuilt.sort(), before.filter((r) => !kept.includes(String(r.name))).map((r) => r.name).sort());
       assert.ok(rebuilt.includes('events_name_trgm') && rebuilt.includes('event_artists_artist_id_fkey'), rebuilt.join(', '));
       assert.ok(rebuilt.includes('event_artists_pkey') && rebuilt.includes('event_previews_pkey'), rebuilt.join(', '));
+      assert.ok(rebuilt.includes('artists_name_trgm') && rebuilt.includes('venues_name_trgm'), rebuilt.join(', '));
+      assert.ok(rebuilt.includes('artist_profile_media_pkey') && rebuilt.includes('artist_profile_media_media_id_fkey'), rebuilt.join(', '));
 
       await importDoc(store.db, fullDocument());
       assert.deepEqual(await objects(), first);
@@ -281,6 +284,21 @@ for (const engine of testEngines()) {
       // and the primary keys
       await assert.rejects(store.db.pool.query('INSERT INTO event_artists SELECT * FROM event_artists LIMIT 1'), /duplicate key/);
       await assert.rejects(store.db.pool.query('INSERT INTO event_previews SELECT * FROM event_previews LIMIT 1'), /duplicate key/);
+      await assert.rejects(store.db.pool.query('INSERT INTO artist_profile_media SELECT * FROM artist_profile_media LIMIT 1'), /duplicate key/);
+      await assert.rejects(store.db.pool.query('INSERT INTO artist_profile_media (artist_id, media_id, position) VALUES (987654321, 987654321, 0)'));
+    });
+
+    test('a first import of Events over stored parents defers only the Event tables\' indexes', async () => {
+      const { events: _, ...parents } = fullDocument();
+      await importDoc(store.db, parents);
+      const oids = async () => q(store.db, `SELECT i.indexrelid::regclass::text AS name, i.indexrelid::text AS oid FROM pg_index i
+                                             WHERE i.indrelid IN ('artists'::regclass, 'events'::regclass) ORDER BY 1`);
+      const before = await oids();
+      await importDoc(store.db, fullDocument());
+      const after = await oids();
+      const changed = after.filter((r, i) => r.oid !== before[i]!.oid).map((r) => String(r.name));
+      assert.ok(changed.includes('events_name_trgm'), changed.join(', '));
+      assert.ok(!changed.some((n) => n.startsWith('artists')), changed.join(', '));
     });
 
     test('statistics are refreshed after the import (the first reads are planned on real sizes)', async () => {
