@@ -215,7 +215,17 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
     where.push(...walked.after);
     ordered = keys.map(unindexed);
   }
-  const text = `${prefix}SELECT ${[columns, ...(stored.length > 0 ? [order] : [])].join(', ')}
+  const selected = [columns, ...(stored.length > 0 ? [order] : [])].join(', ');
+  // current alone in its own walk: the few hundred Events the span indexes return are sorted and
+  // cut before the media join (at 1M, 350 probes of media for a page of 21 before)
+  const text = current && walk === null && scan === undefined && mediaJoin !== ''
+    ? `SELECT ${selected}
+    FROM (SELECT e.* FROM ${from}
+      WHERE ${where.join('\n        AND ')}
+      ORDER BY ${orderBy(ordered)}
+      ${limit}) e ${mediaJoin}
+    ORDER BY ${orderBy(keys)}`
+    : `${prefix}SELECT ${selected}
     FROM ${from} ${mediaJoin}
     WHERE ${where.join('\n      AND ')}
     ORDER BY ${orderBy(ordered)}

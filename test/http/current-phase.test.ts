@@ -48,7 +48,10 @@ const CASES: [id: string, zone: string, start: Boundary, end: Boundary | null, c
   ['EvEndBefore1', 'UTC', d('2026-03-01'), d('2025-06-01'), false],
 ];
 
+// a profile media on every other Event: the page then joins media (after its cut, for current)
+const MEDIA = 'MdCurrent001';
 const catalogue: CatalogueDocument = {
+  media: [{ publicId: MEDIA, status: 'ready', src: 'https://img.example/c.jpg', width: 10, height: 10 }],
   events: CASES.map(([publicId, zone, start, end], i) => ({
     publicId,
     slug: `event-${i}`,
@@ -56,6 +59,7 @@ const catalogue: CatalogueDocument = {
     administrativeStateCode: 'scheduled' as const,
     schedule: { referenceTimeZoneId: zone, start, ...(end === null ? {} : { end }) },
     updatedAt: `2024-01-${String(i + 1).padStart(2, '0')}T00:00:00.000000Z`,
+    profileMediaId: i % 2 === 0 ? MEDIA : null,
   })),
 };
 
@@ -64,12 +68,16 @@ for (const engine of engines()) {
     const suite = serveForSuite(engine, {}, { clock: () => NOW, prepare: (db) => importCatalogue(db, Readable.from([JSON.stringify(catalogue)])) });
 
     /** The publicIds of every page of `temporalPhaseCode=phase` in the order `sort`, two per page. */
-    async function filtered(phase: string, sort: string): Promise<string[]> {
+    async function filtered(phase: string, sort: string, fields = 'name'): Promise<string[]> {
       const ids: string[] = [];
-      let path: string | null = `/v1/events?temporalPhaseCode=${phase}&sort=${sort}&limit=2&fields=name`;
+      let path: string | null = `/v1/events?temporalPhaseCode=${phase}&sort=${sort}&limit=2&fields=${fields}`;
       while (path !== null) {
         const page = await suite.server.json(path);
         assert.equal(page.status, 200, JSON.stringify(page.body));
+        for (const e of page.body.data) {
+          const i = CASES.findIndex((c) => c[0] === e.publicId);
+          if (fields.includes('profileMedia')) assert.equal(e.profileMedia?.publicId ?? null, i % 2 === 0 ? MEDIA : null, e.publicId);
+        }
         ids.push(...page.body.data.map((e: any) => e.publicId));
         path = page.body.links.next;
       }
@@ -87,6 +95,8 @@ for (const engine of engines()) {
         const expected = sort === 'startInstant' ? want.filter((id) => CASES.find((c) => c[0] === id)![2].precision === 'date-time') : want;
         assert.deepEqual(new Set(ids), new Set(expected), `sort=${sort}`);
         assert.equal(ids.length, expected.length, `sort=${sort}: no Event twice`);
+        // with the profile media (joined after the page is cut): the same Events in the same order
+        assert.deepEqual(await filtered('current', sort, 'name,profileMedia'), ids, `sort=${sort} with profileMedia`);
       }
     });
 
