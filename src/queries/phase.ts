@@ -31,21 +31,29 @@ export function phaseSql(e: string, now: string): { phase: string; basis: string
 }
 
 /**
- * Performance only (docs/performance.md): every current Event satisfies this, and the indexes of
- * migration 010 (with exactly these expressions) return the Events that do: those whose instants
- * [start, end) hold `now` (both instants known: the `exact` rule), and the others whose local dates
- * [start date, end date or start date] meet the UTC date of `now` ± 1 day (their local today, in
- * any zone from UTC-12 to UTC+14, is within a day of it; the `inferred` rule's start date is that
- * today, and the `calendar` rule's today lies in the span). A superset: the phase rule, filtered
- * beside it, decides.
+ * Performance only (docs/performance.md): every current Event satisfies this, and indexes return
+ * the Events that do: those whose instants [start, end) hold `now` (both instants known: the
+ * `exact` rule), and the others whose local dates [start date, end date or start date] meet the
+ * UTC date of `now` ± 1 day (their local today, in any zone from UTC-12 to UTC+14, is within a day
+ * of it; the `inferred` rule's start date is that today, and the `calendar` rule's today lies in
+ * the span). Each kind is asked in two parts, each with its index's predicate written out
+ * (migration 013): a long span from a GiST of spans (this expression), a short one from a btree
+ * of its start (a span of at most 24 hours that holds `now` started in the 24 hours before it; a
+ * span of one local day is that day). A superset: the phase rule, filtered beside it, decides.
  */
 export function currentBound(e: string, now: string): string {
   const utcDay = utcDate(now);
-  return `((${e}.start_at IS NOT NULL AND ${e}.end_at IS NOT NULL
+  const instants = `${e}.start_at IS NOT NULL AND ${e}.end_at IS NOT NULL`;
+  const dated = `(${e}.start_at IS NULL OR ${e}.end_at IS NULL)`;
+  return `((${instants} AND ${e}.end_at - ${e}.start_at > interval '24 hours'
         AND tstzrange(${e}.start_at, greatest(${e}.start_at, ${e}.end_at), '[)') @> ${now})
-      OR ((${e}.start_at IS NULL OR ${e}.end_at IS NULL)
+      OR (${instants} AND ${e}.end_at - ${e}.start_at <= interval '24 hours'
+        AND ${e}.start_at > ${now} - interval '24 hours' AND ${e}.start_at <= ${now} AND ${e}.end_at > ${now})
+      OR (${dated} AND ${e}.end_local_date > ${e}.start_local_date
         AND daterange(${e}.start_local_date, greatest(${e}.start_local_date, COALESCE(${e}.end_local_date, ${e}.start_local_date)), '[]')
-            && daterange(${utcDay} - 1, ${utcDay} + 1, '[]')))`;
+            && daterange(${utcDay} - 1, ${utcDay} + 1, '[]'))
+      OR (${dated} AND (${e}.end_local_date IS NULL OR ${e}.end_local_date <= ${e}.start_local_date)
+        AND ${e}.start_local_date >= ${utcDay} - 1 AND ${e}.start_local_date <= ${utcDay} + 1))`;
 }
 
 /** The UTC date of `now`: every zone's local date is within a day of it (UTC-12 to UTC+14). */

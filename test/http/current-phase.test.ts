@@ -3,11 +3,12 @@
  * `historicalBranches`); the last cases below are the second one's.
  *
  * `temporalPhaseCode=current` reads the Events whose span holds the request's time from their own
- * indexes (migration 010, src/queries/phase.ts `currentBound`), then applies the phase rule. The
- * Events here stand at the edges of that bound: a local today one day behind the UTC date (Pago
- * Pago) and one day ahead (Kiritimati), long spans, instants that start exactly now or ended a
- * microsecond ago, and local dates that disagree with their instants (allowed by the document
- * format: the instants decide the `exact` rule, the dates the others). Every order must return
+ * indexes (migrations 010 and 013, src/queries/phase.ts `currentBound`), then applies the phase
+ * rule. The Events here stand at the edges of that bound: a local today one day behind the UTC
+ * date (Pago Pago) and one day ahead (Kiritimati), long spans, instants that start exactly now or
+ * ended a microsecond ago, spans of instants just within and just over 24 hours, and local dates
+ * that disagree with their instants (allowed by the document format: the instants decide the
+ * `exact` rule, the dates the others). Every order must return
  * exactly the Events projected current, on both engines.
  */
 import assert from 'node:assert/strict';
@@ -34,6 +35,10 @@ const CASES: [id: string, zone: string, start: Boundary, end: Boundary | null, c
   ['EvLongTimed1', 'UTC', dt('2025-01-01', '00:00', '2025-01-01T00:00:00Z'), dt('2025-12-31', '00:00', '2025-12-31T00:00:00Z'), true],
   ['EvStartsNow1', 'UTC', dt('2025-07-01', '10:30', '2025-07-01T10:30:00Z'), dt('2025-07-01', '11:00', '2025-07-01T11:00:00Z'), true],
   ['EvEndedJust1', 'UTC', dt('2025-07-01', '09:00', '2025-07-01T09:00:00Z'), dt('2025-07-01', '10:29', '2025-07-01T10:29:59.999999Z'), false],
+  // instants 24 hours apart or less are found from their start (migration 013), longer ones from their span
+  ['EvDay24h0001', 'UTC', dt('2025-06-30', '10:31', '2025-06-30T10:31:00Z'), dt('2025-07-01', '10:31', '2025-07-01T10:31:00Z'), true],
+  ['EvDay24hEnd1', 'UTC', dt('2025-06-30', '10:30', '2025-06-30T10:30:00Z'), dt('2025-07-01', '10:30', '2025-07-01T10:30:00Z'), false],
+  ['EvDay30h0001', 'UTC', dt('2025-06-30', '04:00', '2025-06-30T04:00:00Z'), dt('2025-07-01', '10:31', '2025-07-01T10:31:00Z'), true],
   // local dates far from the instants: the instants decide
   ['EvDatesOff01', 'UTC', dt('2020-01-01', '10:00', '2025-07-01T10:00:00Z'), dt('2020-01-01', '11:00', '2025-07-01T11:00:00Z'), true],
   ['EvDatesOff02', 'UTC', dt('2025-07-01', '10:00', '2020-07-01T10:00:00Z'), dt('2025-07-01', '11:00', '2020-07-01T11:00:00Z'), false],
