@@ -87,6 +87,31 @@ export function upcomingBranches(now: string, e: string, bound: 'once' | 'inline
 }
 
 /**
+ * Performance only (docs/performance.md): upcoming's usual branch (the local start date from the
+ * UTC date `d` of now minus one day, upcomingBranches) as three disjoint conditions whose union
+ * holds every upcoming Event of that branch, each a range of events_by_start_date (or of migration
+ * 014's partial index) in the default order (start_local_date, start_rank, start_key): the plain
+ * branch read and filtered every Event of the day before and of the day so far. An Event with a
+ * start instant has start_rank 0 and start_key = its instant; the exact rules (both instants, or
+ * a start instant and no end) make it upcoming only while now < its instant; the calendar rule
+ * (a `date` end) only while its local today, at least d - 1 in every zone, is before its local
+ * start date. So on day d - 1 only an Event starting after now can be upcoming; from day d on,
+ * every Event after (d, 0, now) in the order may be; and of the Events on day d that started by
+ * now, only those the calendar rule decides (the third range, held by migration 014's index).
+ * The phase rule itself stays beside them: these conditions only leave out rows it rejects.
+ */
+export function upcomingRanges(now: string, e: string, bound: 'once' | 'inline'): string[] {
+  const dayBefore = boundSql(`${utcDate(now)} - 1`, bound);
+  const day = boundSql(utcDate(now), bound);
+  return [
+    `${e}.start_local_date = ${dayBefore} AND ${e}.start_rank = 0 AND ${e}.start_key > ${now}`,
+    `(${e}.start_local_date, ${e}.start_rank, ${e}.start_key) > (${day}, 0, ${now})`,
+    `${e}.start_local_date = ${day} AND ${e}.start_rank = 0 AND ${e}.start_key <= ${now}
+      AND ${e}.start_at IS NOT NULL AND ${e}.end_at IS NULL AND ${e}.end_precision IS NOT NULL`,
+  ];
+}
+
+/**
  * Performance only (docs/performance.md): `temporalPhaseCode=historical` in the `-startLocalDate`
  * order, the mirror of `upcomingBranches`. A historical Event either started at an instant that
  * has passed (the two rules with a start instant test it before anything else) or, by the calendar

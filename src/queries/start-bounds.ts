@@ -24,7 +24,7 @@
  * At most one bound per side: when several filters imply one, the phase's is taken.
  */
 import type { EventControls } from '../controls/events.js';
-import { boundSql, historicalBranches, upcomingBranches, utcDate } from './phase.js';
+import { boundSql, historicalBranches, upcomingBranches, upcomingRanges, utcDate } from './phase.js';
 import type { Params } from './sql.js';
 
 /** Midnight UTC of a date expression, as a timestamptz. */
@@ -36,10 +36,15 @@ const dateAfterInstant = (e: string) => `${e}.start_at IS NOT NULL AND ${e}.star
 /** Held by events_start_inconsistent (migration 002): the local date more than a day before the instant's. */
 const dateBeforeInstant = (e: string) => `${e}.start_at IS NOT NULL AND ${e}.start_local_date < ${instantDate(e)} - 1`;
 
-/** One side's bound on the order's column, and the Events that escape it (a partial index's). */
+/**
+ * One side's bound on the order's column, and the Events that escape it (a partial index's);
+ * `ranges`: the usual branch's Events that its filter can accept, as disjoint ranges of the
+ * ascending order's indexes (upcoming's: upcomingRanges).
+ */
 interface Side {
   readonly usual: string;
   readonly rare: string;
+  readonly ranges?: readonly string[];
 }
 
 /**
@@ -49,6 +54,8 @@ interface Side {
  */
 export interface StartBranches {
   readonly usual: string;
+  /** The page reads these instead of `usual` when given (not a bounded search's walk: it walks `usual`). */
+  readonly ranges?: readonly string[];
   readonly rares: readonly { readonly condition: string; readonly unindexed: boolean }[];
 }
 
@@ -110,7 +117,10 @@ export function startBranches(
   // end of the table (it prices the comparison of two columns at a third of the rows, not at the
   // none there are): `startInstantGte&startInstantLt` a month apart, 1.6 s for that branch alone.
   const rare = (s: Side) => ({ condition: s.rare, unindexed: !(byDate && s === start) });
-  return { usual: sides.map((s) => s.usual).join(' AND '), rares: sides.map(rare) };
+  const usual = sides.map((s) => s.usual).join(' AND ');
+  // the start side's ranges in its own order (an ascending date order's), each within the end's bound
+  const ranges = byDate && ascending && start?.ranges !== undefined ? start.ranges.map((r) => (end === null ? r : `${r} AND ${end.usual}`)) : undefined;
+  return { usual, rares: sides.map(rare), ...(ranges !== undefined ? { ranges } : {}) };
 }
 
 const side = ([usual, rare]: [string, string]): Side => ({ usual, rare });
@@ -120,7 +130,7 @@ const side = ([usual, rare]: [string, string]): Side => ({ usual, rare });
  * at least now's (T's), so the local date at least the day before (upcomingBranches).
  */
 function dateFrom(c: EventControls, e: string, p: Params, now: () => string, bound: 'once' | 'inline'): Side | null {
-  if (c.temporalPhaseCode === 'upcoming') return side(upcomingBranches(now(), e, bound));
+  if (c.temporalPhaseCode === 'upcoming') return { ...side(upcomingBranches(now(), e, bound)), ranges: upcomingRanges(now(), e, bound) };
   return c.startInstantGte === null ? null : side(upcomingBranches(p.add(c.startInstantGte, 'timestamptz'), e, 'inline'));
 }
 const instantFrom = (e: string, at: string): Side => ({ usual: `${e}.start_at >= ${at}`, rare: `${e}.start_at < ${at} AND ${dateAfterInstant(e)}` });

@@ -1,0 +1,118 @@
+/**
+ * `temporalPhaseCode=upcoming` in the default order reads its usual branch as ranges that pass over
+ * the Events of the day before and of the day that have started (src/queries/phase.ts
+ * `upcomingRanges`, migration 014). Here the Events of a catalogue are moved into the days around
+ * the operation time with every schedule rule (both instants, a start instant alone, a start
+ * instant and a `date` end, dates only, an unknown zone), zones from UTC-12 to UTC+14 and instants
+ * up to two days away from their local dates, and for operation times across the day every page
+ * must list exactly what the plain statement (the phase rule and the order, nothing else) lists.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { seedDemo } from '../../src/catalogue/demo.js';
+import { encodeCursor } from '../../src/controls/cursor.js';
+import { parseEventControls } from '../../src/controls/events.js';
+import { parseQueryString } from '../../src/controls/query-string.js';
+import { Reader } from '../../src/db/reader.js';
+import { eventSortArity, planEvents, type EventsPlan } from '../../src/plan/events.js';
+import { sortKeysOf } from '../../src/present/page.js';
+import { eventsPageStatement } from '../../src/queries/events.js';
+import { fetchEventsPage } from '../../src/queries/events-read.js';
+import { phaseSql } from '../../src/queries/phase.js';
+import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
+
+const DAY = '2026-03-15';
+// operation times across the UTC day: in some zones the local today is still the day before, in others already the next
+const NOWS = ['2026-03-15T00:30:00Z', '2026-03-15T05:00:00Z', '2026-03-15T11:59:59.5Z', '2026-03-15T23:30:00Z'];
+const LIMIT = 5;
+const ZONES = ['Etc/GMT+12', 'America/Los_Angeles', 'Europe/London', 'Asia/Tokyo', 'Pacific/Kiritimati'];
+
+const plan = (qs: string, now: string) => planEvents('/v1/events', parseEventControls(parseQueryString(qs)), new Date(now));
+
+describe('upcoming ranges: the statement', () => {
+  test('the upcoming page alone reads its usual branch as three ranges, a bounded search walks it whole', () => {
+    const text = eventsPageStatement(plan('temporalPhaseCode=upcoming', NOWS[0]!)).text;
+    assert.match(text, /\(e\.start_local_date, e\.start_rank, e\.start_key\) >/);
+    assert.match(text, /e\.end_at IS NULL AND e\.end_precision IS NOT NULL/);
+    // four branches: three ranges and the Events whose dates escape the bound
+    assert.equal(text.split('UNION ALL').length, 4);
+    // another order keeps its own bounds
+    assert.doesNotMatch(eventsPageStatement(plan('temporalPhaseCode=upcoming&sort=-startLocalDate', NOWS[0]!)).text, /e\.start_rank, e\.start_key\) >/);
+  });
+});
+
+for (const engine of engines()) {
+  describe(`upcoming ranges (${engine.name})`, () => {
+    let t: TestDatabase;
+    before(async () => {
+      t = await openTestDatabase(engine);
+      await seedDemo(t.db, { events: 200, seed: 'upcoming-ranges', anchorDate: DAY });
+      const q = (sql: string, values: unknown[] = []) => t.db.pool.query(sql, values);
+      // k numbers the Events: its rule, zone and local date (the day before to two days after)
+      // vary independently, and its instant lies within two hours of one of the operation times
+      const moved = await q(
+        `WITH k AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM events WHERE active ORDER BY id LIMIT 180),
+         s AS (SELECT id, k, k % 5 AS rule, $1::date - 1 + (k / 25 % 4)::int AS d,
+                      ($3::timestamptz[])[1 + k * 3 % 4] + (k * 7 % 13 - 6) * interval '20 minutes' AS at,
+                      ($2::text[])[1 + k / 5 % 5] AS zone
+                 FROM k)
+         UPDATE events e SET
+           start_local_date = s.d,
+           time_zone = CASE WHEN s.rule = 4 THEN 'Mars/Olympus_Mons' ELSE s.zone END,
+           time_zone_known = s.rule <> 4,
+           start_precision = CASE WHEN s.rule = 3 THEN 'date' ELSE 'date-time' END,
+           start_local_time = CASE WHEN s.rule = 3 THEN NULL ELSE '20:00' END,
+           start_instant = CASE WHEN s.rule = 3 THEN NULL ELSE to_char(s.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') END,
+           start_at = CASE WHEN s.rule = 3 THEN NULL ELSE s.at END,
+           end_precision = CASE s.rule WHEN 0 THEN 'date-time' WHEN 2 THEN 'date' WHEN 4 THEN 'date-time' ELSE NULL END,
+           end_local_date = CASE WHEN s.rule IN (0, 2, 4) THEN s.d + (s.k % 2)::int ELSE NULL END,
+           end_local_time = CASE WHEN s.rule IN (0, 4) THEN '23:00' ELSE NULL END,
+           end_instant = NULL,
+           end_at = CASE WHEN s.rule IN (0, 4) THEN s.at + interval '3 hours' ELSE NULL END
+         FROM s WHERE e.id = s.id`,
+        [DAY, ZONES, NOWS],
+      );
+      assert.equal(moved.rowCount, 180);
+      await q('ANALYZE events');
+    });
+    after(() => t?.drop());
+
+    async function traverse(qs: string, now: string): Promise<string[]> {
+      const ids: string[] = [];
+      let p: EventsPlan = plan(qs, now);
+      for (let pages = 0; ; pages++) {
+        assert.ok(pages < 200, 'terminates');
+        const { rows, hasMore } = await fetchEventsPage(new Reader(t.db), p);
+        ids.push(...rows.map((r) => r.public_id));
+        if (!hasMore) return ids;
+        assert.equal(rows.length, LIMIT);
+        const keys = sortKeysOf(rows.at(-1) as unknown as Record<string, unknown>, eventSortArity(p.controls.sort));
+        p = plan(`${qs}&cursor=${encodeURIComponent(encodeCursor(p.fingerprint, keys))}`, now);
+      }
+    }
+
+    // the kinds of upcoming Event the ranges tell apart, as the operation times found them
+    const kinds = new Set<string>();
+    for (const now of NOWS) {
+      test(`at ${now}: every page as the plain statement's`, async () => {
+        const { rows } = await t.db.pool.query<{ public_id: string; kind: string | null }>(
+          `SELECT public_id,
+                  CASE WHEN start_local_date = ($1::timestamptz AT TIME ZONE 'UTC')::date - 1 AND start_rank = 0 THEN 'the day before, timed'
+                       WHEN start_local_date = ($1::timestamptz AT TIME ZONE 'UTC')::date AND start_rank = 0 AND start_at <= $1::timestamptz THEN 'the day, started, calendar rule'
+                       WHEN start_local_date = ($1::timestamptz AT TIME ZONE 'UTC')::date AND start_rank = 0 AND start_at <= $1::timestamptz + interval '1 hour' THEN 'the day, starting within the hour'
+                       WHEN start_local_date = ($1::timestamptz AT TIME ZONE 'UTC')::date AND start_rank = 1 THEN 'the day, dates only'
+                  END AS kind
+             FROM events e WHERE active AND ${phaseSql('e', '$1::timestamptz').phase} = 'upcoming'
+            ORDER BY start_local_date, start_rank, start_key, public_id`,
+          [now],
+        );
+        assert.ok(rows.length > 3 * LIMIT, 'several pages');
+        for (const r of rows) if (r.kind !== null) kinds.add(r.kind);
+        assert.deepEqual(await traverse(`temporalPhaseCode=upcoming&limit=${LIMIT}&fields=name`, now), rows.map((r) => r.public_id));
+      });
+    }
+    test('the fixture had upcoming Events of every kind', () => {
+      assert.deepEqual([...kinds].sort(), ['the day before, timed', 'the day, dates only', 'the day, started, calendar rule', 'the day, starting within the hour']);
+    });
+  });
+}
