@@ -1,11 +1,14 @@
 /**
+ * The phase filters' bounds around the operation time (src/queries/phase.ts):
  * `temporalPhaseCode=upcoming` in the default order reads its usual branch as ranges that pass over
- * the Events of the day before and of the day that have started (src/queries/phase.ts
- * `upcomingRanges`, migration 014). Here the Events of a catalogue are moved into the days around
+ * the Events of the day before and of the day that have started (`upcomingRanges`, migration 014),
+ * and `temporalPhaseCode=current` takes its dated candidates from the local dates any zone can
+ * have at that time (`localTodays`). Here the Events of a catalogue are moved into the days around
  * the operation time with every schedule rule (both instants, a start instant alone, a start
  * instant and a `date` end, dates only, an unknown zone), zones from UTC-12 to UTC+14 and instants
- * up to two days away from their local dates, and for operation times across the day every page
- * must list exactly what the plain statement (the phase rule and the order, nothing else) lists.
+ * up to two days away from their local dates, and for operation times across the day (among them
+ * the instants where the local todays' window moves) every page must list exactly what the plain
+ * statement (the phase rule and the order, nothing else) lists.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -22,14 +25,18 @@ import { phaseSql } from '../../src/queries/phase.js';
 import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
 
 const DAY = '2026-03-15';
-// operation times across the UTC day: in some zones the local today is still the day before, in others already the next
-const NOWS = ['2026-03-15T00:30:00Z', '2026-03-15T05:00:00Z', '2026-03-15T11:59:59.5Z', '2026-03-15T23:30:00Z'];
+// operation times (a request's, to the millisecond) across the UTC day: in some zones the local today is still the day before, in
+// others already the next; at 10:00 UTC+14 reaches the next day, at 12:00 UTC-12 leaves the day before
+const NOWS = [
+  '2026-03-15T00:30:00Z', '2026-03-15T05:00:00Z', '2026-03-15T09:59:59.999Z', '2026-03-15T10:00:00Z',
+  '2026-03-15T11:59:59.999Z', '2026-03-15T12:00:00Z', '2026-03-15T23:30:00Z',
+];
 const LIMIT = 5;
 const ZONES = ['Etc/GMT+12', 'America/Los_Angeles', 'Europe/London', 'Asia/Tokyo', 'Pacific/Kiritimati'];
 
 const plan = (qs: string, now: string) => planEvents('/v1/events', parseEventControls(parseQueryString(qs)), new Date(now));
 
-describe('upcoming ranges: the statement', () => {
+describe('phase bounds: the statement', () => {
   test('the upcoming page alone reads its usual branch as three ranges, a bounded search walks it whole', () => {
     const text = eventsPageStatement(plan('temporalPhaseCode=upcoming', NOWS[0]!)).text;
     assert.match(text, /\(e\.start_local_date, e\.start_rank, e\.start_key\) >/);
@@ -42,7 +49,7 @@ describe('upcoming ranges: the statement', () => {
 });
 
 for (const engine of engines()) {
-  describe(`upcoming ranges (${engine.name})`, () => {
+  describe(`phase bounds around the operation time (${engine.name})`, () => {
     let t: TestDatabase;
     before(async () => {
       t = await openTestDatabase(engine);
@@ -53,7 +60,7 @@ for (const engine of engines()) {
       const moved = await q(
         `WITH k AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM events WHERE active ORDER BY id LIMIT 180),
          s AS (SELECT id, k, k % 5 AS rule, $1::date - 1 + (k / 25 % 4)::int AS d,
-                      ($3::timestamptz[])[1 + k * 3 % 4] + (k * 7 % 13 - 6) * interval '20 minutes' AS at,
+                      ($3::timestamptz[])[1 + k * 3 % array_length($3::timestamptz[], 1)] + (k * 7 % 13 - 6) * interval '20 minutes' AS at,
                       ($2::text[])[1 + k / 5 % 5] AS zone
                  FROM k)
          UPDATE events e SET
@@ -113,6 +120,31 @@ for (const engine of engines()) {
     }
     test('the fixture had upcoming Events of every kind', () => {
       assert.deepEqual([...kinds].sort(), ['the day before, timed', 'the day, dates only', 'the day, started, calendar rule', 'the day, starting within the hour']);
+    });
+
+    // current: the dated Events whose local today is the edge of the window of local todays
+    const edges = new Set<string>();
+    for (const now of NOWS) {
+      test(`at ${now}: every page of current as the plain statement's`, async () => {
+        const { rows } = await t.db.pool.query<{ public_id: string; edge: string | null }>(
+          `SELECT public_id,
+                  CASE WHEN start_at IS NOT NULL AND end_at IS NOT NULL THEN NULL
+                       WHEN start_local_date <= ($1::timestamptz AT TIME ZONE 'UTC')::date - 1
+                        AND coalesce(end_local_date, start_local_date) = ($1::timestamptz AT TIME ZONE 'UTC')::date - 1 THEN 'dated, ends on the day before'
+                       WHEN start_local_date = ($1::timestamptz AT TIME ZONE 'UTC')::date + 1 THEN 'dated, starts on the day after'
+                  END AS edge
+             FROM events e WHERE active AND ${phaseSql('e', '$1::timestamptz').phase} = 'current'
+            ORDER BY start_local_date, start_rank, start_key, public_id`,
+          [now],
+        );
+        for (const r of rows) if (r.edge !== null) edges.add(`${r.edge} at ${now}`);
+        assert.deepEqual(await traverse(`temporalPhaseCode=current&limit=${LIMIT}&fields=name`, now), rows.map((r) => r.public_id));
+      });
+    }
+    test('the fixture had current Events at both edges of the window, just before it moved', () => {
+      for (const edge of ['dated, ends on the day before at 2026-03-15T11:59:59.999Z', 'dated, starts on the day after at 2026-03-15T10:00:00Z']) {
+        assert.ok(edges.has(edge), edge);
+      }
     });
   });
 }
