@@ -50,10 +50,22 @@ export function boundingBox(latitude: number, longitude: number, boundKm: number
   return { minLatitude, maxLatitude, longitudes: [[west, east]] };
 }
 
-/** The great-circle distance in km from the point to Venue `v`'s published coordinates. */
-export function distanceSql(v: string, near: Near, p: Params): string {
-  return distanceFrom(v, p.add(near.latitude, 'float8'), p.add(near.longitude, 'float8'));
+/**
+ * The search: its point's latitude and longitude as placeholders, added once per statement and
+ * shared by every expression that measures a distance (a statement that leaves one of them out,
+ * the compact boundary's without the distance column, keeps no unused parameter: PostgreSQL
+ * cannot type one, 42P18).
+ */
+export interface NearPoint {
+  readonly near: Near;
+  readonly lat: string;
+  readonly lon: string;
 }
+
+export const nearPoint = (near: Near, p: Params): NearPoint => ({ near, lat: p.add(near.latitude, 'float8'), lon: p.add(near.longitude, 'float8') });
+
+/** The great-circle distance in km from the point to Venue `v`'s published coordinates. */
+const distanceSql = (v: string, point: NearPoint) => distanceFrom(v, point.lat, point.lon);
 
 /** The same, from the point whose latitude and longitude are the placeholders `lat`, `lon`. */
 export function distanceFrom(v: string, lat: string, lon: string): string {
@@ -63,7 +75,8 @@ export function distanceFrom(v: string, lat: string, lon: string): string {
 }
 
 /** Venue `v` (already required active by the caller) has published coordinates within the radius. */
-export function venueNearCondition(v: string, near: Near, p: Params): string {
+export function venueNearCondition(v: string, point: NearPoint, p: Params): string {
+  const near = point.near;
   const bound = matchBound(near.radiusKm);
   const box = boundingBox(near.latitude, near.longitude, bound);
   const range = (column: string, [min, max]: readonly [number, number]) =>
@@ -73,26 +86,26 @@ export function venueNearCondition(v: string, near: Near, p: Params): string {
     `${v}.publish_coordinates`,
     range('latitude', [box.minLatitude, box.maxLatitude]),
     ...(longitudes.length === 0 ? [`${v}.longitude IS NOT NULL`] : [`(${longitudes.join(' OR ')})`]),
-    `${distanceSql(v, near, p)} < ${p.add(bound, 'float8')}`,
+    `${distanceSql(v, point)} < ${p.add(bound, 'float8')}`,
   ].join(' AND ');
 }
 
 /** An Event `e` with at least one active Venue whose published coordinates are within the radius. */
 export function eventNearCondition(e: string, near: Near, p: Params): string {
   return `EXISTS (SELECT 1 FROM event_venues nev JOIN venues nv ON nv.id = nev.venue_id
-                   WHERE nev.event_id = ${e}.id AND nv.active AND ${venueNearCondition('nv', near, p)})`;
+                   WHERE nev.event_id = ${e}.id AND nv.active AND ${venueNearCondition('nv', nearPoint(near, p), p)})`;
 }
 
 /** `sort=distance` on Venues: nearest first, then publicId. */
-export function distanceKeys(v: string, near: Near, p: Params): SortKey[] {
+export function distanceKeys(v: string, point: NearPoint): SortKey[] {
   return [
-    { expr: distanceSql(v, near, p), direction: 'asc', cast: 'float8' },
+    { expr: distanceSql(v, point), direction: 'asc', cast: 'float8' },
     { expr: `${v}.public_id`, direction: 'asc', cast: 'text' },
   ];
 }
 
 /** The public `distanceKm`: kilometres to 3 decimals. */
-export const distanceKmColumn = (v: string, near: Near, p: Params) => `round(${distanceSql(v, near, p)}::numeric, 3)::float8 AS distance_km`;
+export const distanceKmColumn = (v: string, point: NearPoint) => `round(${distanceSql(v, point)}::numeric, 3)::float8 AS distance_km`;
 
 /**
  * The grid of `event_places` (migration 007): levels of square cells in degrees of latitude and

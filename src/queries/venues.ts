@@ -9,7 +9,7 @@ import type { VenueField } from '../plan/resource-fields.js';
 import { localityKey } from '../text/normalize.js';
 import { selectedMediaJoin as mediaJoin, venueColumns } from './items.js';
 import { namedKeys, type SourceBuilder } from './list.js';
-import { distanceKeys, distanceKmColumn, venueNearCondition } from './near.js';
+import { distanceKeys, distanceKmColumn, nearPoint, venueNearCondition, type NearPoint } from './near.js';
 import { Params, literalNameMatch, addUpdatedSince } from './sql.js';
 import type { Statement } from './statement.js';
 
@@ -23,9 +23,10 @@ export function venueListSource(c: VenueControls): SourceBuilder {
     if (f.statusCode !== null) where.push(`v.status_code = ${p.add(f.statusCode)}`);
     // the updatedAt feed alone: a range walk of the sort index, stable (queries/sql.ts)
     const feed = addUpdatedSince(where, 'v', c.updatedSince, c.sort === 'updatedAt' && f.near === null, p);
-    if (f.near !== null) where.push(venueNearCondition('v', f.near, p));
+    const point = f.near === null ? null : nearPoint(f.near, p);
+    if (point !== null) where.push(venueNearCondition('v', point, p));
     const columns = venueColumns('v', c.fields);
-    if (f.near !== null) columns.push(distanceKmColumn('v', f.near, p));
+    if (point !== null) columns.push(distanceKmColumn('v', point));
     // near: the Venues in the box are sorted, not walked, so the page is cut on the position
     // index's own columns and only its rows are read (ListSource.lateRows, migration 009)
     const near = f.near !== null;
@@ -38,7 +39,7 @@ export function venueListSource(c: VenueControls): SourceBuilder {
       from: near ? 'venues v' : `venues v ${mediaJoin('v', c.fields)}`,
       where,
       // sort=distance requires near (controls/venues.ts)
-      keys: c.sort === 'distance' ? distanceKeys('v', f.near as NonNullable<typeof f.near>, p) : namedKeys('v', c.sort),
+      keys: c.sort === 'distance' ? distanceKeys('v', point as NearPoint) : namedKeys('v', c.sort),
       identity: ['v.public_id'],
       names: ['v.name'],
       stablePlan: where.length === 1 || feed || nearByDistance, // unfiltered, the feed alone, or near alone by distance

@@ -27,6 +27,7 @@ function km(a: [number, number], b: [number, number]): number {
 }
 
 const CENTRE: [number, number] = [52.52, 13.405];
+const MADRID: [number, number] = [40.4168, -3.7038];
 interface PlaceVenue {
   n: number;
   name: string;
@@ -48,6 +49,8 @@ const venues: PlaceVenue[] = [
   { n: 8, name: 'Near Pole', at: [89.9, 0], published: true },
   { n: 9, name: 'Also Centre', at: CENTRE, published: true, media: 'pending' },
   { n: 10, name: 'No Coordinates', at: null, published: true },
+  // names too long for an ordinary cursor: the next link carries a compact boundary
+  ...[11, 12, 13].map((n) => ({ n, name: `${String.fromCharCode(64 + n - 10)} ${'long name '.repeat(90)}`, at: [MADRID[0] + (n - 11) / 100, MADRID[1]] as [number, number], published: true })),
 ];
 
 const schedule = (localDate: string) => ({ referenceTimeZoneId: 'Europe/Berlin', start: { precision: 'date' as const, localDate } });
@@ -139,6 +142,15 @@ for (const engine of engines()) {
       }
       // an Event whose only nearby Venue is unpublished matches through its published one only
       assert.deepEqual(await eventIds('near=52.52,13.705&radiusKm=1'), [EV(3)]);
+    });
+
+    it('pages Venues near a place from a compact boundary in every sort', async () => {
+      const near = `near=${MADRID.join(',')}&radiusKm=10&limit=1&fields=name`;
+      for (const [sort, order] of [['name', [11, 12, 13]], ['-name', [13, 12, 11]], ['distance', [11, 12, 13]]] as const) {
+        const first = await suite.server.json(`/v1/venues?${near}&sort=${sort}`);
+        assert.ok(new URL(first.body.links.next, 'http://x').searchParams.get('cursor')!.length <= 1024, sort);
+        assert.deepEqual((await venueIds(`${near}&sort=${sort}`)).map((v) => v.publicId), order.map(V), sort);
+      }
     });
 
     it('matches a Venue at exactly the radius (to the millimetre), not one beyond it', async () => {
