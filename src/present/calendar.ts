@@ -36,8 +36,16 @@ import { publishedCoordinates, venueLocation } from './items.js';
 const PRODUCT = '//Lineup//Lineup public read API 1.0//EN';
 const SEQUENCE_EPOCH = Date.UTC(2000, 0, 1);
 
-/** Zones whose VTIMEZONE is known; others fall back to UTC instants. */
-const vtimezone = (zone: string): string | null => getVtimezoneComponent(zone);
+/**
+ * The VTIMEZONE of a zone, or null when it is not known (the boundary then falls back to its UTC
+ * instant). A zone named by an alias (`US/Pacific`, `Asia/Calcutta`) comes back under its
+ * canonical name; its TZID is set to the name the DTSTART/DTEND lines use, as RFC 5545 requires a
+ * VTIMEZONE for every TZID (a reader otherwise takes the time as floating).
+ */
+function vtimezone(zone: string): string | null {
+  const component = getVtimezoneComponent(zone);
+  return component === null ? null : component.replace(/^TZID:.*$/m, `TZID:${zone}`);
+}
 
 /** The URI as RFC 5545 readers will read it back (see the module comment). */
 export const feedUrl = (url: string) => url.replace(/[,;\\]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);

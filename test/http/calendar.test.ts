@@ -115,6 +115,19 @@ const edge: CatalogueDocument = {
       venueIds: [venueId as string],
       updatedAt: '2025-06-06T00:00:00.000000Z',
     })),
+    // a zone known by an alias of its canonical name: its TZID must be the one its VTIMEZONE names
+    {
+      publicId: 'EvEdgeAlias1',
+      slug: 'edge-5',
+      name: 'Link Zone',
+      administrativeStateCode: 'scheduled',
+      schedule: {
+        referenceTimeZoneId: 'US/Pacific',
+        start: { precision: 'date-time', localDate: '2025-07-12', localTime: '19:30', instant: '2025-07-12T19:30:00-07:00' },
+      },
+      artistIds: [EDGE_ARTIST],
+      updatedAt: '2025-06-07T00:00:00.000000Z',
+    },
     {
       publicId: 'EvEdgeOld001',
       slug: 'edge-4',
@@ -308,7 +321,7 @@ for (const engine of engines()) {
     it('escapes commas, semicolons, backslashes and newlines, folds long non-Latin lines, and keeps unpublished coordinates out', async () => {
       const { text, events } = await feed(`/v1/artists/${EDGE_ARTIST}/calendar.ics`);
       const byUid = new Map(events.map((v) => [v.getFirstPropertyValue('uid'), v]));
-      assert.deepEqual([...byUid.keys()], ['EvEdgeLong01@lineup', 'EvEdgeMars01@lineup', 'EvEdgeComma1@lineup'], 'Long Ago (61 days ago) is not in the feed');
+      assert.deepEqual([...byUid.keys()], ['EvEdgeLong01@lineup', 'EvEdgeMars01@lineup', 'EvEdgeAlias1@lineup', 'EvEdgeComma1@lineup'], 'Long Ago (61 days ago) is not in the feed');
       assert.ok(text.includes('SUMMARY:Rock\\, Paper\\; Scissors\\nLine two\\\\done'));
       assert.equal(byUid.get('EvEdgeComma1@lineup')?.getFirstPropertyValue('summary'), 'Rock, Paper; Scissors\nLine two\\done');
       assert.equal(byUid.get('EvEdgeComma1@lineup')?.getFirstPropertyValue('url'), 'https://tickets.example/rock?a=1%2C2%3Bb');
