@@ -152,12 +152,13 @@ function upsertSql(collection: Collection, explicit: boolean, fresh: boolean): s
   const spec = MERGE[collection];
   const columns = ['public_id', ...spec.columns.map(([c]) => c), 'updated_at', 'projection_hash'];
   const values = ['s.public_id', ...spec.columns.map(([, e]) => e), explicit ? 's.updated_at' : 'now()', spec.hash];
+  const updatedAt = explicit ? 'EXCLUDED.updated_at' : 'CASE WHEN t.projection_hash = EXCLUDED.projection_hash THEN t.updated_at ELSE EXCLUDED.updated_at END';
   const sets = [
     ...spec.columns.map(([c]) => `${c} = EXCLUDED.${c}`),
     'projection_hash = EXCLUDED.projection_hash',
-    explicit
-      ? 'updated_at = EXCLUDED.updated_at'
-      : 'updated_at = CASE WHEN t.projection_hash = EXCLUDED.projection_hash THEN t.updated_at ELSE EXCLUDED.updated_at END',
+    `updated_at = ${updatedAt}`,
+    // an Event counts the changes of its marker (migration 015: the calendar feeds' SEQUENCE)
+    ...(collection === 'events' ? [`revision = t.revision + CASE WHEN ${updatedAt} IS DISTINCT FROM t.updated_at THEN 1 ELSE 0 END`] : []),
   ];
   const conflict = fresh ? '' : `ON CONFLICT (public_id) DO UPDATE SET ${sets.join(', ')}`;
   return `WITH r AS (
@@ -189,7 +190,7 @@ function mediaFollowSql(collection: Exclude<Collection, 'media'>): string {
            JOIN ${collection} e ON e.profile_media_id = m.id
           WHERE ${notStaged}`;
   return `WITH r AS (
-    UPDATE ${collection} t SET projection_hash = x.h, updated_at = now()
+    UPDATE ${collection} t SET projection_hash = x.h, updated_at = now()${collection === 'events' ? ', revision = t.revision + 1' : ''}
       FROM (${affected}) x
      WHERE t.id = x.id AND t.projection_hash <> x.h
     RETURNING 1)

@@ -81,10 +81,10 @@ function CALENDAR_OPERATIONS(): OperationSpec[] {
   const description =
     'Extension beyond the v1 contract. An iCalendar (RFC 5545) feed for calendar subscriptions: the parent\'s active Events whose ' +
     'phase is upcoming or current (and those of unknown time zone starting today or later), the first 500 in start order, plus the Events of the last 30 days ' +
-    '(at most 500). One VEVENT per Event: UID <publicId>@lineup, SUMMARY the name, DTSTART/DTEND as the schedule (a date-time in its reference ' +
+    '(the most recent 500), in start order. One VEVENT per Event: UID <publicId>@lineup, SUMMARY the name, DTSTART/DTEND as the schedule (a date-time in its reference ' +
     'time zone with its VTIMEZONE, or in UTC when the zone is unknown; a date as VALUE=DATE, DTEND the day after an inclusive end date; no DTEND without an end), ' +
     'STATUS CANCELLED or CONFIRMED, LOCATION from the primary active Venue, GEO only for published coordinates, URL the first ticket link, ' +
-    'DTSTAMP and LAST-MODIFIED the updatedAt, SEQUENCE the updatedAt in seconds since 2000-01-01 UTC. A missing or inactive parent is a 404 error envelope.';
+    'DTSTAMP and LAST-MODIFIED the updatedAt, SEQUENCE the updatedAt in whole seconds since 2000-01-01 UTC plus the number of times the Event\'s updatedAt has changed (it grows whenever the marker advances). A missing or inactive parent is a 404 error envelope.';
   const feed = (path: string, operationId: string, summary: string, id: ParameterSpec): OperationSpec => ({
     path,
     operationId,

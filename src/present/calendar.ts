@@ -8,8 +8,10 @@
  *   (administrativeStateCode); URL the first ticket link (`,`, `;` and `\` percent-encoded:
  *   ical-generator escapes a URI value as TEXT, which RFC 5545 does not do for URIs, so a parser
  *   would read the backslashes); DTSTAMP and LAST-MODIFIED the
- *   updatedAt; SEQUENCE the updatedAt in whole seconds since 2000-01-01 UTC (grows whenever the
- *   marker advances by a second or more; 0 before 2000).
+ *   updatedAt; SEQUENCE the updatedAt in whole seconds since 2000-01-01 UTC (0 before 2000) plus
+ *   the Event's revision, the count of its marker's changes (migration 015): it grows whenever
+ *   the marker advances, by a second or by a microsecond, and an Event whose marker never changed
+ *   keeps the SEQUENCE it had before the count existed.
  * - DTSTART/DTEND as the schedule says: a date-time boundary is its local date and time with
  *   TZID = the reference zone (and that zone's VTIMEZONE); when the zone is unknown (to the
  *   database or to the VTIMEZONE data) the boundary's exact instant in UTC instead. A date-only
@@ -110,7 +112,7 @@ export function presentCalendar(rows: readonly CalendarRow[]): string {
       url: ticket === undefined ? null : feedUrl(ticket.url),
       stamp: updated,
       lastModified: updated,
-      sequence: Math.max(0, Math.floor((updated.getTime() - SEQUENCE_EPOCH) / 1000)),
+      sequence: Math.max(0, Math.floor((updated.getTime() - SEQUENCE_EPOCH) / 1000)) + row.revision,
     });
   }
   // The VEVENTs come out in the order they were created: the i-th END:VEVENT line closes rows[i]

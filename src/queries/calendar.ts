@@ -9,8 +9,8 @@
  *   is today (UTC) or later; the first 500 in start order;
  * - "recent": Events of the last 30 days so a calendar keeps what just happened: phase
  *   `historical` and their last local day (end date, else start date) at most 30 days before the
- *   Event's own today, or `indeterminate` and starting in the 30 days before today (UTC); at most
- *   500 too.
+ *   Event's own today, or `indeterminate` and starting in the 30 days before today (UTC); the
+ *   last 500 in start order (the most recent: a calendar keeps what just happened).
  *
  * Each row carries its location Venue (the Event's primary active Venue, decisions §5: the first
  * with both locality and country name by (locality, countryName, publicId); else its first active
@@ -50,6 +50,8 @@ export interface CalendarRow {
   end_utc: string | null;
   ticket_links: unknown;
   updated_at: string;
+  /** Changes of the marker since the Event was first stored (migration 015). */
+  revision: number;
   venue: VenueItemRow | null;
 }
 
@@ -71,12 +73,13 @@ export function calendarStatement(parent: CalendarParent, now: string): Statemen
   const at = p.add(now, 'timestamptz');
   const { phase } = phaseSql('e', at);
   const utcToday = `(${at} AT TIME ZONE 'UTC')::date`;
-  const order = 'e.start_local_date, e.start_rank, e.start_key, e.public_id';
+  const order = ['e.start_local_date', 'e.start_rank', 'e.start_key', 'e.public_id'];
   const venue = venueColumns('lv', ['publicId', 'name', 'location', 'publishedCoordinates']).join(', ');
-  const branch = (condition: string, limit: number) => `(SELECT e.id, e.start_local_date AS o0, e.start_rank AS o1, e.start_key AS o2, e.public_id AS o3
+  // each branch's first or last `limit` Events in start order; the feed lists both in start order
+  const branch = (condition: string, limit: number, end: 'first' | 'last') => `(SELECT e.id, e.start_local_date AS o0, e.start_rank AS o1, e.start_key AS o2, e.public_id AS o3
       FROM events e
      WHERE e.active AND e.id IN (${members(parent, p)}) AND ${condition}
-     ORDER BY ${order}
+     ORDER BY ${order.map((k) => (end === 'first' ? k : `${k} DESC`)).join(', ')}
      LIMIT ${limit})`;
   const ahead = `(${phase} IN ('upcoming', 'current') OR (${phase} = 'indeterminate' AND e.start_local_date >= ${utcToday}))`;
   // The Event's own today only when its zone is known (AND does not fix an evaluation order; CASE does).
@@ -86,7 +89,7 @@ export function calendarStatement(parent: CalendarParent, now: string): Statemen
   const text = `SELECT e.public_id, e.name, e.administrative_state_code, e.time_zone, e.time_zone_known,
          e.start_precision, e.start_local_date::text AS start_local_date, e.start_local_time, ${utcText('e.start_at')} AS start_utc,
          e.end_precision, e.end_local_date::text AS end_local_date, e.end_local_time, ${utcText('e.end_at')} AS end_utc,
-         e.ticket_links, ${utcText('e.updated_at')} AS updated_at,
+         e.ticket_links, ${utcText('e.updated_at')} AS updated_at, e.revision,
          (SELECT to_json(x) FROM (SELECT ${venue}
             FROM event_venues lev JOIN venues lv ON lv.id = lev.venue_id
            WHERE lev.event_id = e.id AND lv.active
@@ -94,7 +97,7 @@ export function calendarStatement(parent: CalendarParent, now: string): Statemen
                     CASE WHEN ${ELIGIBLE} THEN lv.locality END, CASE WHEN ${ELIGIBLE} THEN lv.country_name END,
                     CASE WHEN ${ELIGIBLE} THEN NULL ELSE lv.name END, lv.public_id
            LIMIT 1) x) AS venue
-    FROM (${branch(ahead, FEED_MAX_AHEAD)} UNION ALL ${branch(recent, FEED_MAX_RECENT)}) f
+    FROM (${branch(ahead, FEED_MAX_AHEAD, 'first')} UNION ALL ${branch(recent, FEED_MAX_RECENT, 'last')}) f
     JOIN events e ON e.id = f.id
    WHERE EXISTS (${parentSelect(parentOf(parent), p)})
    ORDER BY f.o0, f.o1, f.o2, f.o3`;

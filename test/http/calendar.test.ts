@@ -354,13 +354,28 @@ for (const engine of engines()) {
       }
     });
 
-    it('grows SEQUENCE when the marker advances', async () => {
-      const before = (await feed(`/v1/venues/${EDGE_VENUE}/calendar.ics`)).events[0]?.getFirstPropertyValue('sequence') as number;
+    it('grows SEQUENCE whenever the marker advances, by seconds or by a microsecond, and only then', async () => {
+      const sequence = async () => {
+        const { events } = await feed(`/v1/venues/${EDGE_VENUE}/calendar.ics`);
+        return { summary: events[0]?.getFirstPropertyValue('summary'), sequence: events[0]?.getFirstPropertyValue('sequence') as number };
+      };
+      const before = (await sequence()).sequence;
       const event = (edge.events ?? [])[0] as NonNullable<CatalogueDocument['events']>[number];
-      await importDoc(world.db, { events: [{ ...event, name: 'Renamed', updatedAt: '2025-06-02T03:04:07.000000Z' }] });
-      const { events } = await feed(`/v1/venues/${EDGE_VENUE}/calendar.ics`);
-      assert.equal(events[0]?.getFirstPropertyValue('summary'), 'Renamed');
-      assert.equal(events[0]?.getFirstPropertyValue('sequence'), before + 2);
+      // its marker was 2025-06-02T03:04:05.678901Z
+      await importDoc(world.db, { events: [{ ...event, name: 'Renamed', updatedAt: '2025-06-02T03:04:05.678902Z' }] });
+      assert.deepEqual(await sequence(), { summary: 'Renamed', sequence: before + 1 });
+      await importDoc(world.db, { events: [{ ...event, name: 'Renamed', updatedAt: '2025-06-02T03:04:05.678902Z' }] });
+      assert.deepEqual(await sequence(), { summary: 'Renamed', sequence: before + 1 }, 'the same marker again');
+      await importDoc(world.db, { events: [{ ...event, name: 'Renamed again', updatedAt: '2025-06-02T03:04:07.000000Z' }] });
+      assert.deepEqual(await sequence(), { summary: 'Renamed again', sequence: before + 2 + 2 });
+      // without an updatedAt the import time is the marker when the Event changed, and stays when not
+      const { updatedAt: _, ...implicit } = event;
+      await importDoc(world.db, { events: [{ ...implicit, name: 'Renamed once more' }] });
+      const stamped = await sequence();
+      assert.equal(stamped.summary, 'Renamed once more');
+      assert.ok(stamped.sequence > before + 4);
+      await importDoc(world.db, { events: [{ ...implicit, name: 'Renamed once more' }] });
+      assert.deepEqual(await sequence(), stamped, 'an unchanged Event keeps its marker');
     });
 
     it('answers 404 for missing, inactive or malformed parents and 400 for any query parameter', async () => {
