@@ -116,6 +116,21 @@ for (const engine of engines()) {
         assert.ok(rows.length > 3 * LIMIT, 'several pages');
         for (const r of rows) if (r.kind !== null) kinds.add(r.kind);
         assert.deepEqual(await traverse(`temporalPhaseCode=upcoming&limit=${LIMIT}&fields=name`, now), rows.map((r) => r.public_id));
+        // with a bound at the order's end (each range keeps it) and with another filter (the ranges inline)
+        const before = new Date(Date.parse(now) + 30 * 3_600_000).toISOString();
+        const { rows: bounded } = await t.db.pool.query<{ public_id: string }>(
+          `SELECT public_id FROM events e WHERE active AND ${phaseSql('e', '$1::timestamptz').phase} = 'upcoming' AND start_at < $2::timestamptz
+            ORDER BY start_local_date, start_rank, start_key, public_id`,
+          [now, before],
+        );
+        assert.ok(bounded.length > 0 && bounded.length < rows.length, 'the end bound leaves some out');
+        assert.deepEqual(await traverse(`temporalPhaseCode=upcoming&startInstantLt=${before}&limit=${LIMIT}&fields=name`, now), bounded.map((r) => r.public_id));
+        const { rows: scheduled } = await t.db.pool.query<{ public_id: string }>(
+          `SELECT public_id FROM events e WHERE active AND ${phaseSql('e', '$1::timestamptz').phase} = 'upcoming' AND administrative_state_code = 'scheduled'
+            ORDER BY start_local_date, start_rank, start_key, public_id`,
+          [now],
+        );
+        assert.deepEqual(await traverse(`temporalPhaseCode=upcoming&administrativeStateCode=scheduled&limit=${LIMIT}&fields=name`, now), scheduled.map((r) => r.public_id));
       });
     }
     test('the fixture had upcoming Events of every kind', () => {
