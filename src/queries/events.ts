@@ -133,7 +133,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   const filters = where.length - 1;
   // near in the default order walks event_places (queries/near-events.ts); other orders filter,
   // and so does the rest part of a bounded search (it starts after the near walk's first Events)
-  const nearWalk = c.near === null || c.sort !== 'startLocalDate' ? null : nearEventsWalk(c.near, p, SORT_KEYS[c.sort], plan.after, nearWalkBounds(c, p, now));
+  const nearWalk = c.near === null || c.sort !== 'startLocalDate' ? null : nearEventsWalk(c.near, p, SORT_KEYS[c.sort], plan.after, () => nearWalkBounds(c, p, now));
   const walk = scan?.part === 'rest' ? null : nearWalk;
   if (c.near !== null && walk === null) where.push(eventNearCondition('e', c.near, p));
   if (walk !== null) where.push(...walk.conditions);
@@ -163,7 +163,8 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   // a filter that bounds the start of a start order (the phase, or the other start column): two
   // branches, a range of the order's index from the bound and the Events that escape it
   // (queries/start-bounds.ts); the near walk has its own
-  const branches = walk === null ? startBranches(c, 'e', p, now, phaseOnly ? 'once' : 'inline', scan === undefined) : null;
+  // (not in the rest part of a search near a place: it starts after the near walk's Events, afterNearWalk)
+  const branches = nearWalk === null ? startBranches(c, 'e', p, now, phaseOnly ? 'once' : 'inline', scan === undefined) : null;
   const branched = branches !== null;
   const usual = branches?.usual ?? '';
   // a bounded search (queries/bounded-scan.ts): the walk's own conditions (active, the order's

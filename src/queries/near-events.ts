@@ -51,13 +51,15 @@ export function nearEventsWalk(
   p: Params,
   keys: readonly SortKey[],
   after: readonly unknown[] | null,
-  bounds: readonly [usual: string, rare: string | null] | null,
+  /** Called only when the walk is taken: its values are parameters of the statement. */
+  walkBounds: () => readonly [usual: string, rare: string | null] | null,
 ): NearWalk | null {
   const walkKeys = keys.map((k) => ({ ...k, expr: k.expr.replace(/^e\./, 'np.') }));
   const bound = matchBound(near.radiusKm);
   const covering = cellsCovering(boundingBox(near.latitude, near.longitude, bound));
   if (covering === null) return null;
   const { cells, first, end } = covering;
+  const bounds = walkBounds();
   const lat = p.add(near.latitude, 'float8');
   const lon = p.add(near.longitude, 'float8');
   const radius = p.add(bound, 'float8');

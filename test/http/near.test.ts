@@ -153,6 +153,18 @@ for (const engine of engines()) {
       }
     });
 
+    it('answers a wide search near a pole (no grid walk) and a search without a trigram near a place, each with a start bound', async () => {
+      // the walk's bounds and the start branches once added parameters these statements left out:
+      // a 500 (42P18) and a 503 (a Bind that disagreed with the statement); each page must be a 200
+      assert.deepEqual(await eventIds('near=90,0&radiusKm=500&startLocalDateGte=2024-01-01'), []);
+      assert.deepEqual(await eventIds('near=0,0&radiusKm=500&startLocalDateGte=2024-01-01&startLocalDateLt=2031-01-01'), [EV(8)]);
+      // date-only Events: no start instant, so none is on or after any instant
+      assert.deepEqual(await eventIds('nameContains=nt&near=52.52,13.405&radiusKm=300&startInstantGte=2022-01-01T00:00:00Z&limit=1'), []);
+      const berlin = events.filter((e) => eventAt(e, CENTRE, 300) && e.date >= '2024-01-01').sort((a, b) => (a.date < b.date ? -1 : 1)).map((e) => EV(e.n));
+      assert.ok(berlin.length > 1);
+      assert.deepEqual(await eventIds('nameContains=nt&near=52.52,13.405&radiusKm=300&startLocalDateGte=2024-01-01&limit=1'), berlin);
+    });
+
     it('matches a Venue at exactly the radius (to the millimetre), not one beyond it', async () => {
       // (0,0) to (0,1): exactly R·π/180 = 111.1950802… km
       assert.equal(Math.round(km([0, 0], [0, 1]) * 1e6) / 1e6, 111.19508);
