@@ -198,9 +198,10 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
       ORDER BY ${orderBy(keys.map(unindexed))}
       ${limit}) e ${mediaJoin}
     ORDER BY ${orderBy(keys)})`;
-    // upcoming's usual branch as ranges that pass over the Events of its first days that have started (queries/phase.ts)
-    const usuals = scan === undefined && branches.ranges !== undefined ? branches.ranges : [usual];
-    const all = [...usuals.map(branch), ...branches.rares.map((r) => (r.unindexed ? sorted(r.condition) : branch(r.condition)))];
+    // upcoming's and historical's usual branch as ranges that pass over the Events of the days
+    // around now that the phase rejects (queries/phase.ts)
+    const usuals = scan === undefined && branches.ranges !== undefined ? branches.ranges : [{ condition: usual, unindexed: false }];
+    const all = [...usuals, ...branches.rares].map((r) => (r.unindexed ? sorted(r.condition) : branch(r.condition)));
     // the union keeps the order keys only while the stored previews still have to be ordered
     const text = `SELECT ${stored.length > 0 ? 'u.*' : outputsOf('u', outputs)} FROM (${all.join('\n    UNION ALL ')}) u
     ORDER BY ${outerOrder('u', keys)}

@@ -109,14 +109,51 @@ export function upcomingBranches(now: string, e: string, bound: 'once' | 'inline
  * now, only those the calendar rule decides (the third range, held by migration 014's index).
  * The phase rule itself stays beside them: these conditions only leave out rows it rejects.
  */
-export function upcomingRanges(now: string, e: string, bound: 'once' | 'inline'): string[] {
+export function upcomingRanges(now: string, e: string, bound: 'once' | 'inline'): PhaseRange[] {
   const dayBefore = boundSql(`${utcDate(now)} - 1`, bound);
   const day = boundSql(utcDate(now), bound);
   return [
     `${e}.start_local_date = ${dayBefore} AND ${e}.start_rank = 0 AND ${e}.start_key > ${now}`,
     `(${e}.start_local_date, ${e}.start_rank, ${e}.start_key) > (${day}, 0, ${now})`,
-    `${e}.start_local_date = ${day} AND ${e}.start_rank = 0 AND ${e}.start_key <= ${now}
-      AND ${e}.start_at IS NOT NULL AND ${e}.end_at IS NULL AND ${e}.end_precision IS NOT NULL`,
+    `${e}.start_local_date = ${day} AND ${e}.start_rank = 0 AND ${e}.start_key <= ${now} AND ${calendarTimed(e)}`,
+  ].map((condition) => ({ condition, unindexed: false }));
+}
+
+/** A range of an order's index (`unindexed`: a few Events read apart and sorted, not walked in order). */
+export interface PhaseRange {
+  readonly condition: string;
+  readonly unindexed: boolean;
+}
+
+/** Events with a start instant that the calendar rule decides (a `date` end): migration 014's partial index. */
+const calendarTimed = (e: string) => `${e}.start_at IS NOT NULL AND ${e}.end_at IS NULL AND ${e}.end_precision IS NOT NULL`;
+
+/**
+ * Performance only (docs/performance.md): historical newest first's usual branch (the local
+ * start date at most the UTC date `d` of now plus one day, historicalBranches), the mirror of
+ * upcomingRanges in `-startLocalDate` order (start_local_date DESC, start_rank, start_key DESC):
+ * the plain branch read and filtered every Event of the days d + 1, d and d - 1 that was still to
+ * come or current (≈ 1,200 rows per first page at 1M). An Event with a start instant after now
+ * is upcoming by the exact rules, so on each of those three days the walk starts at now's
+ * instant among the timed Events (then the date-only ones); the days before walk whole; and the
+ * timed Events of those days that the calendar rule decides (historical by their dates whatever
+ * their instant says) come apart from migration 014's partial index, sorted. A date-only Event of
+ * day d + 1 can be historical too (an end date before its start date, in a zone whose today is
+ * already d + 1). The phase rule stays beside them.
+ */
+export function historicalRanges(now: string, e: string, bound: 'once' | 'inline'): PhaseRange[] {
+  const day = (offset: number) => boundSql(`${utcDate(now)}${offset === 0 ? '' : offset > 0 ? ` + ${offset}` : ` - ${-offset}`}`, bound);
+  const walks = [1, 0, -1].flatMap((offset) => [
+    `${e}.start_local_date = ${day(offset)} AND ${e}.start_rank = 0 AND ${e}.start_key <= ${now}`,
+    `${e}.start_local_date = ${day(offset)} AND ${e}.start_rank = 1`,
+  ]);
+  return [
+    ...walks.map((condition) => ({ condition, unindexed: false })),
+    { condition: `${e}.start_local_date <= ${day(-2)}`, unindexed: false },
+    {
+      condition: `${e}.start_local_date >= ${day(-1)} AND ${e}.start_local_date <= ${day(1)} AND ${e}.start_rank = 0 AND ${e}.start_key > ${now} AND ${calendarTimed(e)}`,
+      unindexed: true,
+    },
   ];
 }
 

@@ -24,7 +24,7 @@
  * At most one bound per side: when several filters imply one, the phase's is taken.
  */
 import type { EventControls } from '../controls/events.js';
-import { boundSql, historicalBranches, upcomingBranches, upcomingRanges, utcDate } from './phase.js';
+import { boundSql, historicalBranches, historicalRanges, upcomingBranches, upcomingRanges, utcDate, type PhaseRange } from './phase.js';
 import type { Params } from './sql.js';
 
 /** Midnight UTC of a date expression, as a timestamptz. */
@@ -39,12 +39,12 @@ const dateBeforeInstant = (e: string) => `${e}.start_at IS NOT NULL AND ${e}.sta
 /**
  * One side's bound on the order's column, and the Events that escape it (a partial index's);
  * `ranges`: the usual branch's Events that its filter can accept, as disjoint ranges of the
- * ascending order's indexes (upcoming's: upcomingRanges).
+ * indexes of the order this side starts (upcoming's ascending, historical's descending: phase.ts).
  */
 interface Side {
   readonly usual: string;
   readonly rare: string;
-  readonly ranges?: readonly string[];
+  readonly ranges?: readonly PhaseRange[];
 }
 
 /**
@@ -55,7 +55,7 @@ interface Side {
 export interface StartBranches {
   readonly usual: string;
   /** The page reads these instead of `usual` when given (not a bounded search's walk: it walks `usual`). */
-  readonly ranges?: readonly string[];
+  readonly ranges?: readonly PhaseRange[];
   readonly rares: readonly { readonly condition: string; readonly unindexed: boolean }[];
 }
 
@@ -97,7 +97,7 @@ export function startBranches(
     if (byDate) {
       // historical, or start_at < T: the instant's UTC date is at most now's (T's), so the local
       // date at most the day after
-      if (phase === 'historical') return side(historicalBranches(now(), e, bound));
+      if (phase === 'historical') return { ...side(historicalBranches(now(), e, bound)), ...(ascending ? {} : { ranges: historicalRanges(now(), e, bound) }) };
       return c.startInstantLt === null ? null : side(historicalBranches(p.add(c.startInstantLt, 'timestamptz'), e, 'inline'));
     }
     // historical: a start instant that has passed, or (the calendar rule) a local start date not
@@ -118,8 +118,8 @@ export function startBranches(
   // none there are): `startInstantGte&startInstantLt` a month apart, 1.6 s for that branch alone.
   const rare = (s: Side) => ({ condition: s.rare, unindexed: !(byDate && s === start) });
   const usual = sides.map((s) => s.usual).join(' AND ');
-  // the start side's ranges in its own order (an ascending date order's), each within the end's bound
-  const ranges = byDate && ascending && start?.ranges !== undefined ? start.ranges.map((r) => (end === null ? r : `${r} AND ${end.usual}`)) : undefined;
+  // the start side's ranges (in the order that side starts), each within the end's bound
+  const ranges = byDate && start?.ranges !== undefined ? start.ranges.map((r) => (end === null ? r : { ...r, condition: `${r.condition} AND ${end.usual}` })) : undefined;
   return { usual, rares: sides.map(rare), ...(ranges !== undefined ? { ranges } : {}) };
 }
 

@@ -55,24 +55,24 @@ for (const engine of engines()) {
       t = await openTestDatabase(engine);
       await seedDemo(t.db, { events: 200, seed: 'upcoming-ranges', anchorDate: DAY });
       const q = (sql: string, values: unknown[] = []) => t.db.pool.query(sql, values);
-      // k numbers the Events: its rule, zone and local date (the day before to two days after)
+      // k numbers the Events: its rule, zone and local date (two days before to two days after)
       // vary independently, and its instant lies within two hours of one of the operation times
       const moved = await q(
         `WITH k AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM events WHERE active ORDER BY id LIMIT 180),
-         s AS (SELECT id, k, k % 5 AS rule, $1::date - 1 + (k / 25 % 4)::int AS d,
+         s AS (SELECT id, k, k % 6 AS rule, $1::date - 2 + (k / 30 % 5)::int AS d,
                       ($3::timestamptz[])[1 + k * 3 % array_length($3::timestamptz[], 1)] + (k * 7 % 13 - 6) * interval '20 minutes' AS at,
-                      ($2::text[])[1 + k / 5 % 5] AS zone
+                      ($2::text[])[1 + k / 6 % 5] AS zone
                  FROM k)
          UPDATE events e SET
            start_local_date = s.d,
            time_zone = CASE WHEN s.rule = 4 THEN 'Mars/Olympus_Mons' ELSE s.zone END,
            time_zone_known = s.rule <> 4,
-           start_precision = CASE WHEN s.rule = 3 THEN 'date' ELSE 'date-time' END,
-           start_local_time = CASE WHEN s.rule = 3 THEN NULL ELSE '20:00' END,
-           start_instant = CASE WHEN s.rule = 3 THEN NULL ELSE to_char(s.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') END,
-           start_at = CASE WHEN s.rule = 3 THEN NULL ELSE s.at END,
-           end_precision = CASE s.rule WHEN 0 THEN 'date-time' WHEN 2 THEN 'date' WHEN 4 THEN 'date-time' ELSE NULL END,
-           end_local_date = CASE WHEN s.rule IN (0, 2, 4) THEN s.d + (s.k % 2)::int ELSE NULL END,
+           start_precision = CASE WHEN s.rule IN (3, 5) THEN 'date' ELSE 'date-time' END,
+           start_local_time = CASE WHEN s.rule IN (3, 5) THEN NULL ELSE '20:00' END,
+           start_instant = CASE WHEN s.rule IN (3, 5) THEN NULL ELSE to_char(s.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') END,
+           start_at = CASE WHEN s.rule IN (3, 5) THEN NULL ELSE s.at END,
+           end_precision = CASE s.rule WHEN 0 THEN 'date-time' WHEN 2 THEN 'date' WHEN 4 THEN 'date-time' WHEN 5 THEN 'date' ELSE NULL END,
+           end_local_date = CASE WHEN s.rule IN (0, 2, 4) THEN s.d + (s.k % 2)::int WHEN s.rule = 5 THEN s.d - 1 ELSE NULL END,
            end_local_time = CASE WHEN s.rule IN (0, 4) THEN '23:00' ELSE NULL END,
            end_instant = NULL,
            end_at = CASE WHEN s.rule IN (0, 4) THEN s.at + interval '3 hours' ELSE NULL END
@@ -156,6 +156,29 @@ for (const engine of engines()) {
         assert.deepEqual(await traverse(`temporalPhaseCode=current&limit=${LIMIT}&fields=name`, now), rows.map((r) => r.public_id));
       });
     }
+    // historical newest first: the Events of the days around now that its ranges tell apart
+    const past = new Set<string>();
+    for (const now of NOWS) {
+      test(`at ${now}: every page of historical newest first as the plain statement's`, async () => {
+        const { rows } = await t.db.pool.query<{ public_id: string; kind: string | null }>(
+          `SELECT public_id,
+                  CASE WHEN start_local_date = ($1::timestamptz AT TIME ZONE 'UTC')::date + 1 AND start_rank = 1 THEN 'the day after, dates only, ending before it starts'
+                       WHEN start_local_date >= ($1::timestamptz AT TIME ZONE 'UTC')::date - 1 AND start_rank = 0 AND start_at > $1::timestamptz THEN 'around now, timed, not started, calendar rule'
+                       WHEN start_local_date >= ($1::timestamptz AT TIME ZONE 'UTC')::date - 1 AND start_rank = 0 THEN 'around now, timed, started'
+                       WHEN start_local_date < ($1::timestamptz AT TIME ZONE 'UTC')::date - 1 THEN 'the days before'
+                  END AS kind
+             FROM events e WHERE active AND ${phaseSql('e', '$1::timestamptz').phase} = 'historical'
+            ORDER BY start_local_date DESC, start_rank, start_key DESC, public_id`,
+          [now],
+        );
+        for (const r of rows) if (r.kind !== null) past.add(r.kind);
+        assert.deepEqual(await traverse(`temporalPhaseCode=historical&sort=-startLocalDate&limit=${LIMIT}&fields=name`, now), rows.map((r) => r.public_id));
+      });
+    }
+    test('the fixture had historical Events of every kind', () => {
+      assert.deepEqual([...past].sort(), ['around now, timed, not started, calendar rule', 'around now, timed, started', 'the day after, dates only, ending before it starts', 'the days before']);
+    });
+
     test('the fixture had current Events at both edges of the window, just before it moved', () => {
       for (const edge of ['dated, ends on the day before at 2026-03-15T11:59:59.999Z', 'dated, starts on the day after at 2026-03-15T10:00:00Z']) {
         assert.ok(edges.has(edge), edge);
