@@ -112,12 +112,21 @@ export function upcomingBranches(now: string, e: string, bound: 'once' | 'inline
 export function upcomingRanges(now: string, e: string, bound: 'once' | 'inline'): PhaseRange[] {
   const dayBefore = boundSql(`${utcDate(now)} - 1`, bound);
   const day = boundSql(utcDate(now), bound);
+  // a date-only Event is upcoming only before its local today, which is at least the first local date of now
+  const firstToday = boundSql(localTodays(now)[0], bound);
   return [
-    `${e}.start_local_date = ${dayBefore} AND ${e}.start_rank = 0 AND ${e}.start_key > ${now}`,
-    `(${e}.start_local_date, ${e}.start_rank, ${e}.start_key) > (${day}, 0, ${now})`,
-    `${e}.start_local_date = ${day} AND ${e}.start_rank = 0 AND ${e}.start_key <= ${now} AND ${calendarTimed(e)}`,
+    `${onDay(e, dayBefore)} AND ${e}.start_rank < 1 AND ${e}.start_key > ${now}`,
+    `(${e}.start_local_date, ${e}.start_rank, ${e}.start_key) > (${day}, 0, ${now}) AND (${e}.start_rank = 0 OR ${e}.start_local_date > ${firstToday})`,
+    `${onDay(e, day)} AND ${e}.start_rank < 1 AND ${e}.start_key <= ${now} AND ${calendarTimed(e)}`,
   ].map((condition) => ({ condition, unindexed: false }));
 }
+
+/**
+ * One local start date, written as a range: an equality makes PostgreSQL drop the column from the
+ * branch's sort order (a constant), and the union above then sorts every branch whole before
+ * merging them, reading each to its LIMIT (likewise `start_rank < 1` / `> 0` for 0 and 1).
+ */
+const onDay = (e: string, day: string) => `${e}.start_local_date >= ${day} AND ${e}.start_local_date <= ${day}`;
 
 /** A range of an order's index (`unindexed`: a few Events read apart and sorted, not walked in order). */
 export interface PhaseRange {
@@ -139,13 +148,16 @@ const calendarTimed = (e: string) => `${e}.start_at IS NOT NULL AND ${e}.end_at 
  * timed Events of those days that the calendar rule decides (historical by their dates whatever
  * their instant says) come apart from migration 014's partial index, sorted. A date-only Event of
  * day d + 1 can be historical too (an end date before its start date, in a zone whose today is
- * already d + 1). The phase rule stays beside them.
+ * already d + 1). The phase rule stays beside them, after two cheap conditions every historical
+ * Event of those days meets (the rule's local today costs a zone conversion per row): a timed one
+ * has no end instant after now, a date-only one ended before the last local date of now.
  */
 export function historicalRanges(now: string, e: string, bound: 'once' | 'inline'): PhaseRange[] {
   const day = (offset: number) => boundSql(`${utcDate(now)}${offset === 0 ? '' : offset > 0 ? ` + ${offset}` : ` - ${-offset}`}`, bound);
+  const lastToday = boundSql(localTodays(now)[1], bound);
   const walks = [1, 0, -1].flatMap((offset) => [
-    `${e}.start_local_date = ${day(offset)} AND ${e}.start_rank = 0 AND ${e}.start_key <= ${now}`,
-    `${e}.start_local_date = ${day(offset)} AND ${e}.start_rank = 1`,
+    `${onDay(e, day(offset))} AND ${e}.start_rank < 1 AND ${e}.start_key <= ${now} AND (${e}.end_at IS NULL OR ${e}.end_at <= ${now})`,
+    `${onDay(e, day(offset))} AND ${e}.start_rank > 0 AND COALESCE(${e}.end_local_date, ${e}.start_local_date) < ${lastToday}`,
   ]);
   return [
     ...walks.map((condition) => ({ condition, unindexed: false })),
