@@ -35,8 +35,8 @@ export function phaseSql(e: string, now: string): { phase: string; basis: string
  * the Events that do: those whose instants [start, end) hold `now` (both instants known: the
  * `exact` rule), and the others whose local dates [start date, end date or start date] meet the
  * local todays any zone can have at `now` (localTodays; the `inferred` rule's start date is that
- * today, and the `calendar` rule's today lies in the span). Each kind is asked in two parts, each with its index's predicate written out
- * (migration 013): a long span from a GiST of spans (this expression), a short one from a btree
+ * today, and the `calendar` rule's today lies in the span). Each kind is asked in two parts, each
+ * with its index's predicate written out (migration 013): a long span from a GiST of spans (this expression), a short one from a btree
  * of its start (a span of at most 24 hours that holds `now` started in the 24 hours before it; a
  * span of one local day is that day). A superset: the phase rule, filtered beside it, decides.
  */
@@ -59,7 +59,8 @@ export function currentBound(e: string, now: string): string {
  * The first and last local date that any zone has at `now`: zones run from UTC-12 to UTC+14, so
  * the UTC dates of now - 12 hours and now + 14 hours. Two dates for 22 hours of each UTC day (the
  * UTC date and the day before until 10:00, the UTC date and the day after from 12:00), three in
- * between: a third fewer `current` candidates than the UTC date ± 1 day for most of the day.
+ * between: a fifth to a third fewer `current` candidates than the UTC date ± 1 day for most of
+ * the day.
  */
 export function localTodays(now: string): [string, string] {
   return [utcDate(`(${now} - interval '12 hours')`), utcDate(`(${now} + interval '14 hours')`)];
