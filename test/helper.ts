@@ -93,6 +93,17 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * The placeholders $1…$n a statement's text never uses. PostgreSQL cannot type an unused parameter
+ * (42P18, a 500) and a Bind that supplies it disagrees with an unnamed statement (a 503): every
+ * test server refuses such a statement (test/unit/statement-parameters.test.ts builds the Events
+ * and Venues statements of every combination of controls against the same rule).
+ */
+export function unusedParameters(statement: Pick<Statement, 'text' | 'values'>): number[] {
+  const used = new Set([...statement.text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+  return statement.values.map((_, i) => i + 1).filter((n) => !used.has(n));
+}
+
 export async function startServer(
   db: Database,
   overrides: Partial<Config> = {},
@@ -101,7 +112,12 @@ export async function startServer(
 ): Promise<TestServer> {
   const statements: Statement[] = [];
   const config = configWith({ logLevel: 'silent', rateBurst: 1_000_000, ...overrides });
-  const app = await buildApp({ config, db, onStatement: (s) => statements.push(s), ...(clock ? { clock } : {}), ...options });
+  const observe = (s: Statement) => {
+    const unused = unusedParameters(s);
+    if (unused.length > 0) throw new Error(`statement ${s.name} leaves parameters ${unused.join(', ')} unused: ${s.text}`);
+    statements.push(s);
+  };
+  const app = await buildApp({ config, db, onStatement: observe, ...(clock ? { clock } : {}), ...options });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;

@@ -1,5 +1,6 @@
 /**
- * Every statement uses every parameter it carries. A value added to a statement's parameters by a
+ * Every statement uses every parameter it carries (every test server checks each statement it
+ * issues too: test/helper.ts `unusedParameters`). A value added to a statement's parameters by a
  * part of the text that is then left out (a bound of a walk that is not taken, a column a
  * boundary statement does not select) cannot be typed by PostgreSQL (42P18: a 500) and makes the
  * Bind message disagree with an unnamed statement's parameters (a 503 that is no outage). The
@@ -19,14 +20,14 @@ import { eventsPageStatement } from '../../src/queries/events.js';
 import { boundaryStatement, listPageStatement } from '../../src/queries/list.js';
 import type { Statement } from '../../src/queries/statement.js';
 import { venueListSource } from '../../src/queries/venues.js';
+import { unusedParameters } from '../helper.js';
 
 const NOW = new Date('2026-03-15T12:00:00Z');
 
 function assertEveryParameterUsed(statement: Statement, where: string): void {
-  const used = new Set([...statement.text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
-  const unused = statement.values.map((_, i) => i + 1).filter((n) => !used.has(n));
-  assert.deepEqual(unused, [], `${where}: parameters never used`);
-  assert.ok([...used].every((n) => n >= 1 && n <= statement.values.length), `${where}: a placeholder without a value`);
+  assert.deepEqual(unusedParameters(statement), [], `${where}: parameters never used`);
+  const used = [...statement.text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]));
+  assert.ok(used.every((n) => n >= 1 && n <= statement.values.length), `${where}: a placeholder without a value`);
 }
 
 /** Cursor keys of each order, as the page statement returns them. */
