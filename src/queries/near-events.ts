@@ -17,7 +17,7 @@
  * rows. Only published coordinates are in the table (src/catalogue/event-places.ts).
  */
 import type { Near } from '../controls/near.js';
-import { boundingBox, cellsCovering, distanceFrom, matchBound } from './near.js';
+import { boundingBox, cellsCovering, distanceFrom, matchBound, nearPoint } from './near.js';
 import { keysetAfter, type Params, type SortKey } from './sql.js';
 
 export interface NearWalk {
@@ -60,8 +60,7 @@ export function nearEventsWalk(
   if (covering === null) return null;
   const { cells, first, end } = covering;
   const bounds = walkBounds();
-  const lat = p.add(near.latitude, 'float8');
-  const lon = p.add(near.longitude, 'float8');
+  const { lat, lon } = nearPoint(near, p);
   const radius = p.add(bound, 'float8');
   const within = (alias: string) => `${distanceFrom(alias, lat, lon)} < ${radius}`;
   const keyset = after === null ? [] : [keysetAfter(walkKeys, after, p)];

@@ -111,8 +111,8 @@ export function upcomingBranches(now: string, e: string, bound: 'once' | 'inline
  * The phase rule itself stays beside them: these conditions only leave out rows it rejects.
  */
 export function upcomingRanges(now: string, e: string, bound: 'once' | 'inline'): PhaseRange[] {
-  const dayBefore = boundSql(`${utcDate(now)} - 1`, bound);
-  const day = boundSql(utcDate(now), bound);
+  const dayBefore = utcDay(now, -1, bound);
+  const day = utcDay(now, 0, bound);
   // a date-only Event is upcoming only before its local today, which is at least the first local date of now
   const firstToday = boundSql(localTodays(now)[0], bound);
   return [
@@ -121,6 +121,10 @@ export function upcomingRanges(now: string, e: string, bound: 'once' | 'inline')
     `${onDay(e, day)} AND ${e}.start_rank < 1 AND ${e}.start_key <= ${now} AND ${calendarTimed(e)}`,
   ].map((condition) => ({ condition, unindexed: false }));
 }
+
+/** The UTC date of now plus `offset` days, as a bound (boundSql). */
+const utcDay = (now: string, offset: number, bound: 'once' | 'inline') =>
+  boundSql(`${utcDate(now)}${offset === 0 ? '' : offset > 0 ? ` + ${offset}` : ` - ${-offset}`}`, bound);
 
 /**
  * One local start date, written as a range: an equality makes PostgreSQL drop the column from the
@@ -154,7 +158,7 @@ const calendarTimed = (e: string) => `${e}.start_at IS NOT NULL AND ${e}.end_at 
  * has no end instant after now, a date-only one ended before the last local date of now.
  */
 export function historicalRanges(now: string, e: string, bound: 'once' | 'inline'): PhaseRange[] {
-  const day = (offset: number) => boundSql(`${utcDate(now)}${offset === 0 ? '' : offset > 0 ? ` + ${offset}` : ` - ${-offset}`}`, bound);
+  const day = (offset: number) => utcDay(now, offset, bound);
   const lastToday = boundSql(localTodays(now)[1], bound);
   const walks = [1, 0, -1].flatMap((offset) => [
     `${onDay(e, day(offset))} AND ${e}.start_rank < 1 AND ${e}.start_key <= ${now} AND (${e}.end_at IS NULL OR ${e}.end_at <= ${now})`,
