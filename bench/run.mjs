@@ -34,7 +34,7 @@ import { prepare } from './lib/prepare.mjs';
 import { renderReport } from './lib/report.mjs';
 import { asServer, capture, defineScenarios, explain, one, openInProcess, timeRawSql } from './lib/scenarios.mjs';
 import { prepareValue } from './lib/config.mjs';
-import { f2, freePort, int, ms, procStatus, startLineup, startProcess, stopProcess, waitReady } from './lib/util.mjs';
+import { autogroup, f2, freePort, int, ms, procStatus, startLineup, startProcess, stopProcess, waitReady } from './lib/util.mjs';
 
 async function main() {
   const runStarted = new Date();
@@ -42,6 +42,9 @@ async function main() {
   log(`engine ${ENGINE}, ${EVENTS.toLocaleString('en')} Events, ${DATABASE_URL}`);
   const meta = await prepare();
   if (opt['prepare-only']) return;
+  if (autogroup() === 'on') {
+    log('note: autogroup scheduling is on (kernel.sched_autogroup_enabled=1): every PostgreSQL backend shares the postmaster session\'s CPU share, which lengthens the p99 tails on shared cores; `sysctl kernel.sched_autogroup_enabled=0` turns it off (bench/notes.md, session 17)');
+  }
 
   // -- in process: capture, raw SQL, EXPLAIN
   const { app, db, sink } = await openInProcess();

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CONNECTIONS, DB_READS, DURATION, ENGINE, EVENTS, MAX_REQUESTS_PER_CONNECTION, ROOT, ROUNDS, SERVER_ENV, WARMUP, WORK } from './config.mjs';
-import { f1, f2, int, mb, ms, versionOf } from './util.mjs';
+import { autogroup, f1, f2, int, mb, ms, versionOf } from './util.mjs';
 
 export function renderReport({ runStarted, wrkVersion, meta, counts, sizes, serverVersion, scenarios, params, results, rss }) {
   const cpus = os.cpus();
@@ -23,6 +23,8 @@ export function renderReport({ runStarted, wrkVersion, meta, counts, sizes, serv
   L.push(`| date | ${runStarted.toISOString()} |`);
   L.push(`| load average at the end (1/5/15 min) | ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')} — other work on the machine inflates latencies; compare ratios within one run |`);
   L.push(`| machine | ${cpus.length} × ${cpus[0]?.model ?? '?'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, ${os.type()} ${os.release()} |`);
+  const grouping = autogroup();
+  if (grouping) L.push(`| scheduler | autogroup ${grouping} (\`kernel.sched_autogroup_enabled\`)${grouping === 'on' ? ': all of PostgreSQL shares one session\'s CPU share with the server and wrk on these cores, which lengthens the p99 tails (bench/notes.md, session 17)' : ''} |`);
   L.push(`| Node | ${process.version} |`);
   L.push(`| database | ${ENGINE === 'postgres' ? serverVersion : `PGlite ${versionOf('@electric-sql/pglite')} (${serverVersion.split(',')[0]})`} |`);
   if (sizes) L.push(`| PostgreSQL settings | shared_buffers ${sizes.shared_buffers}, work_mem ${sizes.work_mem}, effective_cache_size ${sizes.effective_cache_size}, random_page_cost ${sizes.random_page_cost} (defaults), jit ${sizes.jit} (set per database by the benchmark) |`);

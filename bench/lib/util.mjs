@@ -21,6 +21,21 @@ export const ms = (x) => (Number.isFinite(x) ? x.toFixed(2) : '–');
 export const int = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en') : '–');
 export const mb = (kb) => (Number.isFinite(kb) ? (kb / 1024).toFixed(0) : '–');
 
+/**
+ * Linux's autogroup scheduling (`kernel.sched_autogroup_enabled`): 'on', 'off', or null where the
+ * kernel has no such setting. When on, the CPU is shared first between sessions, and every
+ * PostgreSQL backend belongs to the postmaster's session: on cores shared with the server under
+ * test and wrk, all of PostgreSQL gets one session's share, and a busy backend (a pipelined
+ * connection's) waits tens of milliseconds for its turn (bench/notes.md, session 17).
+ */
+export function autogroup() {
+  try {
+    return fs.readFileSync('/proc/sys/kernel/sched_autogroup_enabled', 'utf8').trim() === '0' ? 'off' : 'on';
+  } catch {
+    return null;
+  }
+}
+
 export function procStatus(pid) {
   try {
     const text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
