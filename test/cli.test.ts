@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -67,8 +67,9 @@ describe('lineup CLI', () => {
     assert.match(port.err, /PORT/);
   });
 
-  it('import rejects a structurally bad document naming entity and field, writes nothing, exit 2; a good one imports', () => {
+  it('import rejects a structurally bad document naming entity and field, writes nothing, exit 2; a good one imports', (t) => {
     const dir = mkdtempSync(join(tmpdir(), 'lineup-cli-'));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
     const data = `pglite:${join(dir, 'db')}`;
     const bad = {
       events: [

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -228,8 +228,9 @@ for (const engine of testEngines()) {
       assert.ok(Object.values(await tableCounts(store.db)).every((n) => n === 0));
     });
 
-    test('sources: a file path, a stream, chunked text; a missing file is ENOENT', async () => {
+    test('sources: a file path, a stream, chunked text; a missing file is ENOENT', async (t) => {
       const dir = mkdtempSync(join(tmpdir(), 'lineup-import-'));
+      t.after(() => rmSync(dir, { recursive: true, force: true }));
       const file = join(dir, 'catalogue.json');
       writeFileSync(file, JSON.stringify(fullDocument(), null, 2));
       const s = await importCatalogue(store.db, file);

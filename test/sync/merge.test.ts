@@ -3,18 +3,25 @@
  * merged with the last read of a publicId winning, then merged with the old mirror.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { commitMirror, mirrorLine } from '../../src/sync/merge.js';
 import type { MirrorRecord } from '../../src/sync/files.js';
 
 const rec = (publicId: string, v: number): MirrorRecord => ({ publicId, name: `v${v}`, updatedAt: `2025-01-01T00:00:0${v % 10}.000000Z` }) as never;
 
+/** Every directory setup made (the property test makes hundreds), removed when the file's tests end. */
+const made: string[] = [];
+after(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 function setup(pages: MirrorRecord[][], old: MirrorRecord[] | null) {
   const dir = mkdtempSync(join(tmpdir(), 'lineup-merge-'));
+  made.push(dir);
   const journal = join(dir, 'events.journal.jsonl');
   const lines = [JSON.stringify({ journal: 1, collection: 'events', mode: 'full', baseUrl: 'http://x', checkpoint: null, url: '/v1/events' })];
   pages.forEach((records, i) => lines.push(JSON.stringify({ page: i + 1, next: i + 1 < pages.length ? '/v1/events?cursor=x' : null, records })));
