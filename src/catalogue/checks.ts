@@ -76,13 +76,13 @@ export async function checkStaging(client: pg.PoolClient, problems: ProblemList,
  * table is one hash anti-join over every reference, and the stored table is probed only for the
  * references it leaves (normally none), behind a materialized CTE. An array's elements come from
  * `unnest` and `generate_subscripts` in the select list (evaluated in step; a subscript is the
- * element's index in the document + 1) rather than a LATERAL `unnest … WITH ORDINALITY`, which PostgreSQL
- * memoized per distinct array (232,430 misses, 67 MB): Artist references 1.14 s → 0.26 s. With
- * the stored table's probe in the same WHERE (`$1 OR NOT EXISTS …`, before: 3.5 s) it ran for
- * every reference, and as a second NOT EXISTS the planner put the stored table (empty, never
- * analyzed) inside the loop and scanned the staged Series once per reference (2.2 s).
+ * element's index in the document + 1) rather than a LATERAL `unnest … WITH ORDINALITY`, which
+ * PostgreSQL memoized per distinct array (232,430 misses, 67 MB): Artist references 1.14 s →
+ * 0.26 s. With the stored table's probe in the same WHERE (`$1 OR NOT EXISTS …`, before: 3.5 s)
+ * it ran for every reference, and as a second NOT EXISTS the planner put the stored table (empty,
+ * never analyzed) inside the loop and scanned the staged Series once per reference (2.2 s).
  */
-export function danglingReferencesSql(ref: Reference, replace: boolean): string {
+function danglingReferencesSql(ref: Reference, replace: boolean): string {
   const source = STAGE[ref.from].table;
   const target = STAGE[ref.to].table;
   const elements = ref.list
