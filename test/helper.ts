@@ -100,8 +100,13 @@ export interface TestServer {
  * and Venues statements of every combination of controls against the same rule).
  */
 export function unusedParameters(statement: Pick<Statement, 'text' | 'values'>): number[] {
-  const used = new Set([...statement.text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1])));
+  const used = new Set(placeholders(statement.text));
   return statement.values.map((_, i) => i + 1).filter((n) => !used.has(n));
+}
+
+/** The numbers of the placeholders ($n) a statement's text holds, in text order. */
+export function placeholders(text: string): number[] {
+  return [...text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]));
 }
 
 export async function startServer(

@@ -56,7 +56,7 @@ export interface StartBranches {
   readonly usual: string;
   /** The page reads these instead of `usual` when given (not a bounded search's walk: it walks `usual`). */
   readonly ranges?: readonly PhaseRange[];
-  readonly rares: readonly { readonly condition: string; readonly unindexed: boolean }[];
+  readonly rares: readonly PhaseRange[];
 }
 
 /**
@@ -97,7 +97,11 @@ export function startBranches(
     if (byDate) {
       // historical, or start_at < T: the instant's UTC date is at most now's (T's), so the local
       // date at most the day after
-      if (phase === 'historical') return { ...side(historicalBranches(now(), e, bound)), ...(ascending ? {} : { ranges: historicalRanges(now(), e, bound) }) };
+      if (phase === 'historical') {
+        const branches = side(historicalBranches(now(), e, bound));
+        // newest first walks the ranges (phase.ts); oldest first has none
+        return ascending ? branches : { ...branches, ranges: historicalRanges(now(), e, bound) };
+      }
       return c.startInstantLt === null ? null : side(historicalBranches(p.add(c.startInstantLt, 'timestamptz'), e, 'inline'));
     }
     // historical: a start instant that has passed, or (the calendar rule) a local start date not

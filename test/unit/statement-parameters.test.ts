@@ -20,14 +20,13 @@ import { eventsPageStatement } from '../../src/queries/events.js';
 import { boundaryStatement, listPageStatement } from '../../src/queries/list.js';
 import type { Statement } from '../../src/queries/statement.js';
 import { venueListSource } from '../../src/queries/venues.js';
-import { unusedParameters } from '../helper.js';
+import { placeholders, unusedParameters } from '../helper.js';
 
 const NOW = new Date('2026-03-15T12:00:00Z');
 
 function assertEveryParameterUsed(statement: Statement, where: string): void {
   assert.deepEqual(unusedParameters(statement), [], `${where}: parameters never used`);
-  const used = [...statement.text.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]));
-  assert.ok(used.every((n) => n >= 1 && n <= statement.values.length), `${where}: a placeholder without a value`);
+  assert.ok(placeholders(statement.text).every((n) => n >= 1 && n <= statement.values.length), `${where}: a placeholder without a value`);
 }
 
 /** Cursor keys of each order, as the page statement returns them. */
