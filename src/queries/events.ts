@@ -13,7 +13,7 @@ import { afterNearWalk, afterWalk, boundedSearch, nearWalkedSource, termsWithout
 import { nameContainsCondition, nameContainsUnindexed } from './name-search.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
-import { currentBound, phaseFilter } from './phase.js';
+import { boundSql, currentBound, phaseFilter } from './phase.js';
 import { nearWalkBounds, startBranches } from './start-bounds.js';
 import { Params, keysetAfter, orderBy, rowLimit, wildcardContains, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
@@ -112,9 +112,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
     where.push(`${key('e.primary_country_key', free.country)} LIKE ${p.add(wildcardContains(lowerName(c.countryContains)))} ESCAPE ''`);
   }
   if (c.temporalPhaseCode !== null) where.push(phaseFilter('e', now(), p.add(c.temporalPhaseCode), c.temporalPhaseCode));
-  // current: the Events whose span holds now, from their own indexes (queries/phase.ts)
   const current = c.temporalPhaseCode === 'current';
-  if (current) where.push(currentBound('e', now()));
   if (c.administrativeStateCode !== null) where.push(`e.administrative_state_code = ${p.add(c.administrativeStateCode)}`);
   if (c.startInstantGte !== null) where.push(`e.start_at >= ${p.add(c.startInstantGte, 'timestamptz')}`);
   if (c.startInstantLt !== null) where.push(`e.start_at < ${p.add(c.startInstantLt, 'timestamptz')}`);
@@ -131,6 +129,13 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   if (c.startLocalDateLt !== null) where.push(`e.start_local_date < ${bound(c.startLocalDateLt, 'date')}`);
   if (c.updatedSince !== null) where.push(`e.updated_at >= ${bound(c.updatedSince, 'timestamptz')}`);
   const filters = where.length - 1;
+  // current: the Events whose span holds now, from their own indexes (queries/phase.ts). Alone,
+  // its plan is the same for every `now` (those indexes' candidates, sorted): its bounds are then
+  // sub-SELECTs, priced alike in the generic and the custom plan, so the prepared statement keeps
+  // the generic plan (as upcoming's bound); priced from the value, the custom plan always looked
+  // cheaper and PostgreSQL planned the page on every execution.
+  const currentAlone = current && filters === 1 && c.near === null;
+  if (current) where.push(currentBound('e', currentAlone ? boundSql(now(), 'once') : now()));
   // near in the default order walks event_places (queries/near-events.ts); other orders filter,
   // and so does the rest part of a bounded search (it starts after the near walk's first Events)
   const nearWalk = c.near === null || c.sort !== 'startLocalDate' ? null : nearEventsWalk(c.near, p, SORT_KEYS[c.sort], plan.after, () => nearWalkBounds(c, p, now));
@@ -235,7 +240,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
     ORDER BY ${orderBy(ordered)}
     ${limit}`;
   const name = scan?.part === 'rest' ? 'events.pageRest' : 'events.page';
-  return { name, text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: plainWalk || nearWalkOnly || rangeWalk };
+  return { name, text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: plainWalk || nearWalkOnly || rangeWalk || currentAlone };
 }
 
 const outerOrder = (alias: string, keys: readonly SortKey[]) => keys.map((k, i) => `${alias}.o${i} ${k.direction.toUpperCase()}`).join(', ');

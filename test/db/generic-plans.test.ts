@@ -64,6 +64,8 @@ describe('stable statements run on generic plans (PostgreSQL)', { skip: postgres
     ['upcoming Events in the default order (two branches from a sub-SELECT bound)', () => eventsPage('temporalPhaseCode=upcoming')],
     ['historical Events newest first (two branches from a sub-SELECT bound)', () => eventsPage('temporalPhaseCode=historical&sort=-startLocalDate')],
     ['a month of Events by start date', () => eventsPage('startLocalDateGte=2026-03-01&startLocalDateLt=2026-04-01')],
+    ['current Events (their span indexes from sub-SELECT bounds, sorted)', () => eventsPage('temporalPhaseCode=current')],
+    ['current Events by start instant, newest first', () => eventsPage('temporalPhaseCode=current&sort=-startInstant')],
     ['the updatedAt feed since a marker', () => eventsPage('sort=updatedAt&fields=name,updatedAt&updatedSince=2026-01-01T00:00:00Z')],
     ['Events near a place (the grid walk)', () => eventsPage(`near=${place}&radiusKm=50`)],
     ['upcoming Events near a place', () => eventsPage(`near=${place}&temporalPhaseCode=upcoming`)],
@@ -88,6 +90,7 @@ describe('stable statements run on generic plans (PostgreSQL)', { skip: postgres
   const ranged: Array<[string, () => Statement]> = [
     ['/v1/events?temporalPhaseCode=upcoming', () => eventsPage('temporalPhaseCode=upcoming')],
     ['/v1/events?temporalPhaseCode=historical&sort=-startLocalDate', () => eventsPage('temporalPhaseCode=historical&sort=-startLocalDate')],
+    ['/v1/events?temporalPhaseCode=current', () => eventsPage('temporalPhaseCode=current')],
     ['/v1/events?startLocalDateGte…&startLocalDateLt…', () => eventsPage('startLocalDateGte=2026-03-01&startLocalDateLt=2026-04-01')],
     ['/v1/events?sort=updatedAt&updatedSince…', () => eventsPage(`sort=updatedAt&${SINCE}`)],
     ['/v1/artists?sort=updatedAt&updatedSince…', () => artistsFeed()],

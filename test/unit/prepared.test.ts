@@ -71,6 +71,20 @@ describe('stablePlan marking of the Events statements', () => {
     assert.doesNotMatch(page('startLocalDateGte=2026-01-01&nameContains=tour').text, /\(SELECT \$\d+::date\)/, 'other filters see the value');
   });
 
+  test('current alone is stable in every order: its span bounds are sub-SELECTs priced alike in every plan', () => {
+    for (const qs of ['temporalPhaseCode=current', 'temporalPhaseCode=current&sort=-startLocalDate', 'temporalPhaseCode=current&sort=updatedAt&limit=50']) {
+      const statement = page(qs);
+      assert.equal(statement.stablePlan, true, qs);
+      assert.match(statement.text, /e\.start_at > \(SELECT \$\d+::timestamptz\) - interval '24 hours'/, qs);
+      assert.doesNotMatch(statement.text, /e\.start_at > \$\d+::timestamptz - interval/, qs);
+    }
+    for (const qs of ['temporalPhaseCode=current&nameContains=tour', 'temporalPhaseCode=current&near=51.5,-0.12', 'temporalPhaseCode=current&artistId=abcdefghijkl']) {
+      const statement = page(qs);
+      assert.equal(statement.stablePlan, false, qs);
+      assert.doesNotMatch(statement.text, /\(SELECT \$\d+::timestamptz\) - interval/, `${qs}: other filters see the value`);
+    }
+  });
+
   test('filters whose selectivity depends on the value are planned per request', () => {
     for (const qs of [
       'nameContains=tour',
