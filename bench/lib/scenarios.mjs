@@ -100,6 +100,9 @@ export async function defineScenarios(app, db, meta) {
 }
 
 export async function capture(app, sink, scenario) {
+  // the statements of a request after the first: what the server issues in its steady state (a
+  // one-term search asks the planner for its shape once per term, queries/search-shape.ts)
+  await app.inject({ method: 'GET', url: scenario.path, headers: scenario.headers });
   sink.statements = [];
   const res = await app.inject({ method: 'GET', url: scenario.path, headers: scenario.headers });
   const statements = sink.statements;

@@ -7,9 +7,11 @@
 import type pg from 'pg';
 import { DatabaseUnavailableError } from './errors.js';
 import { StatementBudget } from '../limits/admission.js';
+import type { SearchShape } from '../queries/search-shape.js';
 import type { Statement } from '../queries/statement.js';
 import type { Database } from './database.js';
 import { queryNamed } from './named-query.js';
+import type { PlanChoices } from './plan-choices.js';
 import { PreparedStatements, isPoolerPrepareError } from './prepared.js';
 
 export const MAX_STATEMENTS_PER_READ = 8;
@@ -73,7 +75,16 @@ export class Reader {
     private readonly deadlineMs?: number,
     private readonly prepared: PreparedStatements = defaultPrepared,
     private readonly timing?: StatementTiming,
+    private readonly choices?: PlanChoices<SearchShape>,
   ) {}
+
+  /**
+   * The process's remembered plan choices (queries/search-shape.ts), only while stable-plan
+   * statements are prepared: a statement written for a chosen plan saves its planning only then.
+   */
+  get planChoices(): PlanChoices<SearchShape> | undefined {
+    return this.db.engine === 'postgres' && this.prepared.enabled ? this.choices : undefined;
+  }
 
   rows<R extends pg.QueryResultRow>(statement: Statement): Promise<R[]> {
     return this.budget.run(async () => {

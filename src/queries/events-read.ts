@@ -27,6 +27,7 @@ import {
 import { eventRows } from './event-own.js';
 import { WALKED_ROWS, boundedSearch } from './bounded-scan.js';
 import { eventsPageStatement, type EventRow } from './events.js';
+import { searchShapeKey, shapeOfPlan, shapedSearch, type PlanNode, type SearchShape } from './search-shape.js';
 import type { ArtistItemRow, VenueItemRow } from './items.js';
 import { splitPage } from './page.js';
 import { artistPreviewRows, venuePreviewRows } from './preview-texts.js';
@@ -132,11 +133,29 @@ export const storedPreviewsOf = (rows: readonly EventRow[]): StoredPreviewsRow[]
  * and, when it did not fill the page, the rest (queries/bounded-scan.ts).
  */
 async function pageRows(reader: Reader, plan: EventsPlan, walkedRows: number): Promise<EventRow[]> {
+  if (shapedSearch(plan) && reader.planChoices !== undefined) return eventRows(reader, eventsPageStatement(plan, undefined, await searchShape(reader, plan)));
   if (!boundedSearch(plan)) return eventRows(reader, eventsPageStatement(plan));
   const walked = await eventRows(reader, eventsPageStatement(plan, { part: 'walked', rows: walkedRows }));
   if (walked.length > plan.limit) return walked;
   const rest = await eventRows(reader, eventsPageStatement(plan, { part: 'rest', rows: walkedRows }));
   return [...walked, ...rest].slice(0, plan.limit + 1);
+}
+
+/**
+ * The shape of a one-term search's page (queries/search-shape.ts): remembered, else the planner's
+ * choice for the page statement with this request's values (one EXPLAIN, no execution).
+ */
+async function searchShape(reader: Reader, plan: EventsPlan): Promise<SearchShape> {
+  const choose = async () => {
+    const page = eventsPageStatement(plan);
+    const [row] = await reader.rows<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({
+      name: 'events.pagePlan',
+      text: `EXPLAIN (FORMAT JSON) ${page.text}`,
+      values: page.values,
+    });
+    return shapeOfPlan(row!['QUERY PLAN'][0]!.Plan);
+  };
+  return reader.planChoices!.get(searchShapeKey(plan), choose);
 }
 
 /** `walkedRows`: the bounded search's walk (tests pass their own). */

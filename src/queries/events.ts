@@ -11,11 +11,12 @@ import { lowerName } from '../text/normalize.js';
 import { selectedMediaJoin } from './items.js';
 import { afterNearWalk, afterWalk, boundedSearch, nearWalkedSource, termsWithoutTrigram, unindexed, unindexedText, walkedSource, type ScanPart } from './bounded-scan.js';
 import { nameContainsCondition, nameContainsUnindexed } from './name-search.js';
+import { shapedSearch, type SearchShape } from './search-shape.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
 import { boundSql, currentBound, phaseFilter } from './phase.js';
 import { nearWalkBounds, startBranches } from './start-bounds.js';
-import { Params, keysetAfter, orderBy, rowLimit, wildcardContains, type SortKey } from './sql.js';
+import { Params, keysetAfter, opaqueValues, orderBy, rowLimit, wildcardContains, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
 import { eventOutputs, outputsOf, selectList, sortKeyOutputs, type Output } from './event-columns.js';
 
@@ -85,9 +86,13 @@ export function seriesContextEvents(p: Params, seriesId: string, editionId: stri
              AND ed.public_id = ${p.add(editionId)}`;
 }
 
-/** `scan`: a part of a bounded search (only when `boundedSearch(plan)`). */
-export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statement {
+/**
+ * `scan`: a part of a bounded search (only when `boundedSearch(plan)`); `shape`: a one-term
+ * search written for the plan the planner chose (only when `shapedSearch(plan)`; queries/search-shape.ts).
+ */
+export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, shape?: SearchShape): Statement {
   const c = plan.controls;
+  if (shape !== undefined && (scan !== undefined || !shapedSearch(plan))) throw new Error('a search shape for a page that is not a one-term search');
   const p = new Params();
   // The operation time is a parameter only when used (an unreferenced parameter has no type).
   let nowParam: string | undefined;
@@ -100,16 +105,20 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   if (ctx) where.push(ctx);
   // a bounded search's parts match its terms without a trigram through expressions no index holds
   // (queries/bounded-scan.ts); its other terms keep their indexes
-  const free = scan !== undefined ? termsWithoutTrigram(plan) : { name: false, city: false, country: false };
-  if (c.nameContains !== null) where.push(free.name ? nameContainsUnindexed(c.nameContains, p) : nameContainsCondition(c.nameContains, p));
+  // and a search walked in its order (shape `walk`) matches its term through them too
+  const everyTerm = shape === 'walk';
+  const free = scan !== undefined ? termsWithoutTrigram(plan) : { name: everyTerm, city: everyTerm, country: everyTerm };
+  // a shaped search's term is priced alike in its custom and generic plans (the plan is the shape's)
+  const terms = shape !== undefined ? opaqueValues(p) : p;
+  if (c.nameContains !== null) where.push(free.name ? nameContainsUnindexed(c.nameContains, terms) : nameContainsCondition(c.nameContains, terms));
   // The primary active Venue's keys (decisions §5), kept on the Event by the importer
   // (src/catalogue/primary-venue.ts, migration 003).
   const key = (column: string, unindexedForm: boolean) => (unindexedForm ? unindexedText(column) : column);
   if (c.cityContains !== null) {
-    where.push(`${key('e.primary_locality_key', free.city)} LIKE ${p.add(wildcardContains(lowerName(c.cityContains)))} ESCAPE ''`);
+    where.push(`${key('e.primary_locality_key', free.city)} LIKE ${terms.add(wildcardContains(lowerName(c.cityContains)))} ESCAPE ''`);
   }
   if (c.countryContains !== null) {
-    where.push(`${key('e.primary_country_key', free.country)} LIKE ${p.add(wildcardContains(lowerName(c.countryContains)))} ESCAPE ''`);
+    where.push(`${key('e.primary_country_key', free.country)} LIKE ${terms.add(wildcardContains(lowerName(c.countryContains)))} ESCAPE ''`);
   }
   if (c.temporalPhaseCode !== null) where.push(phaseFilter('e', now(), p.add(c.temporalPhaseCode), c.temporalPhaseCode));
   const current = c.temporalPhaseCode === 'current';
@@ -215,9 +224,11 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
   }
   let from = walk?.from ?? 'events e';
   let prefix = '';
-  // current in the page statement's own walk: ordered by keys no index holds, so the planner sorts
-  // the few Events the span indexes return instead of walking the order through every past one
-  let ordered = current && walk === null ? keys.map(unindexed) : keys;
+  // current in the page statement's own walk, and a search that collects its term's matches (shape
+  // `matches`): ordered by keys no index holds, so the planner sorts the few Events the indexes
+  // return instead of walking the order (for current, through every past Event)
+  const candidates = (current || shape === 'matches') && walk === null;
+  let ordered = candidates ? keys.map(unindexed) : keys;
   if (scan?.part === 'walked') from = walk !== null ? nearWalkedSource(scan, walk) : walkedSource(scan, keys, own);
   if (walked !== null) {
     prefix = walked.prefix;
@@ -225,9 +236,9 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
     ordered = keys.map(unindexed);
   }
   const selected = [columns, ...(stored.length > 0 ? [order] : [])].join(', ');
-  // current alone in its own walk: the few hundred Events the span indexes return are sorted and
-  // cut before the media join (at 1M, 350 probes of media for a page of 21 before)
-  const text = current && walk === null && scan === undefined && mediaJoin !== ''
+  // those candidates are sorted and cut before the media join (current at 1M: 350 probes of media
+  // for a page of 21 before)
+  const text = candidates && scan === undefined && mediaJoin !== ''
     ? `SELECT ${selected}
     FROM (SELECT e.* FROM ${from}
       WHERE ${where.join('\n        AND ')}
@@ -240,7 +251,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart): Statemen
     ORDER BY ${orderBy(ordered)}
     ${limit}`;
   const name = scan?.part === 'rest' ? 'events.pageRest' : 'events.page';
-  return { name, text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: plainWalk || nearWalkOnly || rangeWalk || currentAlone };
+  return { name, text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: plainWalk || nearWalkOnly || rangeWalk || currentAlone || shape !== undefined };
 }
 
 const outerOrder = (alias: string, keys: readonly SortKey[]) => keys.map((k, i) => `${alias}.o${i} ${k.direction.toUpperCase()}`).join(', ');

@@ -32,6 +32,16 @@ export class Params {
 }
 
 /**
+ * Placeholders of `p` written as sub-SELECTs (`(SELECT $3::text)`): PostgreSQL runs each once (an
+ * InitPlan) and prices it as an unknown value in every plan, so a statement's custom plans cost
+ * what its generic plan costs and the prepared statement keeps the generic one (queries/search-shape.ts;
+ * upcoming's bound is written the same way, queries/phase.ts `boundSql`). A value without a cast is text.
+ */
+export function opaqueValues(p: Params): Params {
+  return { values: p.values, add: (value: unknown, cast?: string) => `(SELECT ${p.add(value, cast ?? 'text')})` };
+}
+
+/**
  * `LIMIT n` with n written into the SQL text: the one value that is not a parameter. The planner
  * prices a generic plan (prepared statements, Statement.stablePlan) only with a constant row
  * count; with `LIMIT $n` it assumes 10% of the table, so PostgreSQL re-planned the page statement

@@ -30,6 +30,7 @@ import {
 import { eventsPageStatement } from '../../src/queries/events.js';
 import { listPageStatement } from '../../src/queries/list.js';
 import { eventArtistsSource } from '../../src/queries/members.js';
+import type { SearchShape } from '../../src/queries/search-shape.js';
 import type { Statement } from '../../src/queries/statement.js';
 import { venueListSource } from '../../src/queries/venues.js';
 import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
@@ -40,6 +41,7 @@ const SINCE = 'fields=name,updatedAt&updatedSince=2026-01-01T00:00:00Z';
 const feed = <F extends string>(spec: ListSpec<F, NamedSort>) => parseListControls(parseQueryString(`sort=updatedAt&${SINCE}`), spec);
 const artistsFeed = () => listPageStatement(artistListSource(feed(ARTIST_LIST)), null, 20);
 const eventsPage = (qs: string) => eventsPageStatement(planEvents('/v1/events', parseEventControls(parseQueryString(qs)), NOW));
+const shaped = (qs: string, shape: SearchShape) => eventsPageStatement(planEvents('/v1/events', parseEventControls(parseQueryString(qs)), NOW), undefined, shape);
 
 describe('stable statements run on generic plans (PostgreSQL)', { skip: postgres ? false : 'set TEST_DATABASE_URL to run on PostgreSQL' }, () => {
   let t: TestDatabase;
@@ -67,6 +69,11 @@ describe('stable statements run on generic plans (PostgreSQL)', { skip: postgres
     ['current Events (their span indexes from sub-SELECT bounds, sorted)', () => eventsPage('temporalPhaseCode=current')],
     ['current Events by start instant, newest first', () => eventsPage('temporalPhaseCode=current&sort=-startInstant')],
     ['the updatedAt feed since a marker', () => eventsPage('sort=updatedAt&fields=name,updatedAt&updatedSince=2026-01-01T00:00:00Z')],
+    // one-term searches in the shape the planner chose (queries/search-shape.ts): their values as sub-SELECTs
+    ['a name term walked in the order (shape walk)', () => shaped('nameContains=tour', 'walk')],
+    ['a name term of whole words from the word index (shape matches)', () => shaped('nameContains=se%C3%B1or+kalani+live+at+sirius+hall', 'matches')],
+    ['a city term walked in the order (shape walk)', () => shaped('cityContains=london', 'walk')],
+    ["a country term's matches, newest first (shape matches)", () => shaped('countryContains=fra&sort=-startLocalDate', 'matches')],
     ['Events near a place (the grid walk)', () => eventsPage(`near=${place}&radiusKm=50`)],
     ['upcoming Events near a place', () => eventsPage(`near=${place}&temporalPhaseCode=upcoming`)],
     ['Event detail: the row, stored previews, Series and Edition programs', () => eventDetailStatement(eventPublicId, parseEventDetailControls(parseQueryString('')), NOW.toISOString())],
@@ -91,6 +98,8 @@ describe('stable statements run on generic plans (PostgreSQL)', { skip: postgres
     ['/v1/events?temporalPhaseCode=upcoming', () => eventsPage('temporalPhaseCode=upcoming')],
     ['/v1/events?temporalPhaseCode=historical&sort=-startLocalDate', () => eventsPage('temporalPhaseCode=historical&sort=-startLocalDate')],
     ['/v1/events?temporalPhaseCode=current', () => eventsPage('temporalPhaseCode=current')],
+    ['/v1/events?cityContains=london (shape walk)', () => shaped('cityContains=london', 'walk')],
+    ['/v1/events?nameContains=tour (shape matches)', () => shaped('nameContains=tour', 'matches')],
     ['/v1/events?startLocalDateGte…&startLocalDateLt…', () => eventsPage('startLocalDateGte=2026-03-01&startLocalDateLt=2026-04-01')],
     ['/v1/events?sort=updatedAt&updatedSince…', () => eventsPage(`sort=updatedAt&${SINCE}`)],
     ['/v1/artists?sort=updatedAt&updatedSince…', () => artistsFeed()],

@@ -7,6 +7,8 @@
 import fp from 'fastify-plugin';
 import type { Config } from '../../config/config.js';
 import type { Database } from '../../db/database.js';
+import { PlanChoices } from '../../db/plan-choices.js';
+import type { SearchShape } from '../../queries/search-shape.js';
 import { PreparedStatements } from '../../db/prepared.js';
 import { Reader, type StatementObserver, type StatementOutcome } from '../../db/reader.js';
 import { ReadAdmission } from '../../limits/reads.js';
@@ -32,6 +34,7 @@ export const readGate = fp<ReadGateOptions>(
   async (app, { config, db, metrics, onStatement }) => {
     const statementDeadlineMs = config.statementTimeoutMs + (db.engine === 'postgres' ? 250 : 0);
     const prepared = new PreparedStatements(config.preparedStatements, (message) => app.log.warn(message));
+    const choices = new PlanChoices<SearchShape>();
     const reads = new ReadAdmission<RequestScope>(
       config.dbReads,
       (scope) => {
@@ -39,7 +42,7 @@ export const readGate = fp<ReadGateOptions>(
           metrics.statement(kind, seconds, outcome);
           scope.dbSeconds += seconds;
         };
-        return new Reader(db, onStatement, statementDeadlineMs, prepared, timing);
+        return new Reader(db, onStatement, statementDeadlineMs, prepared, timing, choices);
       },
       (scope) => {
         if (scope.refusal === null) {

@@ -1,0 +1,68 @@
+/**
+ * Performance only (docs/performance.md, "Searches on generic plans"): the shape of a one-term
+ * search's page, chosen by PostgreSQL's planner once and then run as a prepared statement.
+ *
+ * A page searched by one term (`nameContains`, `cityContains` or `countryContains`) has two good
+ * plans, and which one depends on how many Events the term matches: a common term walks the
+ * order's index and filters (`walk`: ≈ limit ÷ its share of Events), a rare one collects its
+ * matches from the term's index and sorts them (`matches`: ∝ its matches). The planner picks from
+ * the value's statistics, so the statement could not be prepared: every request paid its parsing
+ * and planning, about half of its database time at 1M Events. Now the planner is asked once per
+ * term (EXPLAIN of that same statement, remembered a while: db/plan-choices.ts), and the page
+ * runs a statement written so that its one plan is the chosen one whatever the value, which is
+ * then prepared and kept generic:
+ *   - `walk`: the term through expressions no index holds (queries/bounded-scan.ts
+ *     `unindexedText`), so the planner can only walk the order's index;
+ *   - `matches`: ordered by keys no index holds (`unindexed`), so it can only collect the term's
+ *     matches and sort them (top-N), cut before the media join, as `current` is.
+ * Both read exactly the rows of the statement the planner was asked about (the same conditions
+ * and order; test/db/search-shape.test.ts compares them for every order, with and without a cursor).
+ */
+import type { EventsPlan } from '../plan/events.js';
+import { boundedSearch } from './bounded-scan.js';
+
+export type SearchShape = 'walk' | 'matches';
+
+/**
+ * A page whose only filter is one term that an index can narrow (a term without a trigram is a
+ * bounded search, queries/bounded-scan.ts), in any order, with or without a cursor.
+ */
+export function shapedSearch(plan: EventsPlan): boolean {
+  const c = plan.controls;
+  const terms = [c.nameContains, c.cityContains, c.countryContains].filter((t) => t !== null).length;
+  return (
+    terms === 1 &&
+    !boundedSearch(plan) &&
+    c.temporalPhaseCode === null &&
+    c.administrativeStateCode === null &&
+    c.startInstantGte === null &&
+    c.startInstantLt === null &&
+    c.startLocalDateGte === null &&
+    c.startLocalDateLt === null &&
+    c.updatedSince === null &&
+    c.context === null &&
+    c.near === null
+  );
+}
+
+/** What the choice depends on: the term and which column it searches, the order, a cursor or not. */
+export function searchShapeKey(plan: EventsPlan): string {
+  const c = plan.controls;
+  return JSON.stringify([c.nameContains, c.cityContains, c.countryContains, c.sort, plan.after !== null]);
+}
+
+/** A node of PostgreSQL's EXPLAIN (FORMAT JSON) plan. */
+export interface PlanNode {
+  readonly 'Node Type': string;
+  readonly Plans?: readonly PlanNode[];
+}
+
+/**
+ * The shape of the planner's plan for the page: it collected the matches when it sorts them
+ * anywhere (a walk of the order's index reads them in order, with no sort).
+ */
+export function shapeOfPlan(root: PlanNode): SearchShape {
+  const sorts = (node: PlanNode): boolean =>
+    node['Node Type'] === 'Sort' || node['Node Type'] === 'Incremental Sort' || (node.Plans ?? []).some(sorts);
+  return sorts(root) ? 'matches' : 'walk';
+}

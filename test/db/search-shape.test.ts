@@ -1,0 +1,122 @@
+/**
+ * A one-term search is run as the statement of the plan the planner chose (src/queries/search-shape.ts):
+ * `walk` (the term unindexed, the order's index walked) or `matches` (the term's index, sorted by
+ * unindexed keys). Whichever is chosen, every page, its `hasMore` and the whole traversal must be
+ * the ones of the plain statement: compared here for both shapes, every order, name terms of each
+ * statement form (one word, several words, whole words for the word index, no match), city and
+ * country terms, on both engines.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { seedDemo } from '../../src/catalogue/demo.js';
+import { parseEventControls } from '../../src/controls/events.js';
+import { encodeCursor } from '../../src/controls/cursor.js';
+import { parseQueryString } from '../../src/controls/query-string.js';
+import { PlanChoices } from '../../src/db/plan-choices.js';
+import { PreparedStatements } from '../../src/db/prepared.js';
+import { Reader } from '../../src/db/reader.js';
+import { eventSortArity, planEvents, type EventsPlan } from '../../src/plan/events.js';
+import { sortKeysOf } from '../../src/present/page.js';
+import { eventRows } from '../../src/queries/event-own.js';
+import { fetchEventsPage } from '../../src/queries/events-read.js';
+import { eventsPageStatement, type EventRow } from '../../src/queries/events.js';
+import { splitPage } from '../../src/queries/page.js';
+import { shapedSearch, type SearchShape } from '../../src/queries/search-shape.js';
+import type { Statement } from '../../src/queries/statement.js';
+import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
+
+const NOW = new Date('2026-03-15T12:00:00Z');
+const SORTS = ['startLocalDate', '-startLocalDate', 'startInstant', '-startInstant', 'updatedAt'] as const;
+const LIMIT = 7;
+
+const plan = (qs: string) => planEvents('/v1/events', parseEventControls(parseQueryString(qs)), NOW);
+const next = (qs: string, p: EventsPlan, last: EventRow) =>
+  plan(`${qs}&cursor=${encodeURIComponent(encodeCursor(p.fingerprint, sortKeysOf(last as unknown as Record<string, unknown>, eventSortArity(p.controls.sort))))}`);
+
+type Read = (p: EventsPlan) => Promise<{ rows: EventRow[]; hasMore: boolean }>;
+
+async function traverse(qs: string, read: Read): Promise<{ ids: string[]; hasMore: boolean }[]> {
+  const pages: { ids: string[]; hasMore: boolean }[] = [];
+  let p = plan(qs);
+  for (;;) {
+    const { rows, hasMore } = await read(p);
+    pages.push({ ids: rows.map((r) => r.public_id), hasMore });
+    if (!hasMore) return pages;
+    assert.ok(pages.length < 200, 'terminates');
+    p = next(qs, p, rows.at(-1)!);
+  }
+}
+
+for (const engine of engines()) {
+  describe(`one-term searches in either shape read the plain statement's pages (${engine.name})`, () => {
+    let t: TestDatabase;
+    let terms: string[];
+    before(async () => {
+      t = await openTestDatabase(engine);
+      await seedDemo(t.db, { events: 240, seed: 'shapes', anchorDate: '2026-03-15' });
+      const one = async (sql: string) => (await t.db.pool.query<{ v: string }>(sql)).rows[0]!.v;
+      // a name of several words with whole words inside (the word index form), a common and a
+      // rare three-letter run, a city and a country substring
+      const long = await one(`SELECT name AS v FROM events WHERE active AND name_lower LIKE '% live at %' ORDER BY id LIMIT 1`);
+      const runs = (await t.db.pool.query<{ run: string; n: string }>(
+        `SELECT substr(name_lower, i, 3) AS run, count(DISTINCT id)::text AS n FROM events, generate_series(1, 40) i
+          WHERE active AND substr(name_lower, i, 3) ~ '^[a-z]{3}$' GROUP BY 1 ORDER BY count(DISTINCT id) DESC, 1`,
+      )).rows;
+      const city = await one(`SELECT substr(primary_locality_key, 2, 4) AS v FROM events WHERE active AND length(primary_locality_key) > 5 ORDER BY id LIMIT 1`);
+      const country = await one(`SELECT substr(primary_country_key, 1, 3) AS v FROM events WHERE active AND primary_country_key IS NOT NULL ORDER BY id LIMIT 1`);
+      terms = [
+        `nameContains=${encodeURIComponent(long)}`,
+        `nameContains=${encodeURIComponent(runs[0]!.run)}`,
+        `nameContains=${encodeURIComponent(runs.find((r) => Number(r.n) >= 2 && Number(r.n) <= 5)!.run)}`,
+        `nameContains=${encodeURIComponent('ÉTÉ Zqx')}`,
+        `cityContains=${encodeURIComponent(city)}`,
+        `countryContains=${encodeURIComponent(country)}`,
+      ];
+      for (const qs of terms) assert.ok(shapedSearch(plan(qs)), qs);
+    });
+    after(() => t?.drop());
+
+    const read = (shape?: SearchShape): Read => async (p) => splitPage(await eventRows(new Reader(t.db), eventsPageStatement(p, undefined, shape)), p.limit);
+
+    for (const sort of SORTS) {
+      test(`sort=${sort}: walk and matches page as the plain statement`, async () => {
+        let listed = 0;
+        for (const term of terms) {
+          const qs = `${term}&sort=${sort}&limit=${LIMIT}&fields=name,artists,venues,profileMedia`;
+          const expected = await traverse(qs, read());
+          listed += expected.flatMap((page) => page.ids).length;
+          assert.deepEqual(await traverse(qs, read('walk')), expected, `${qs}: walk`);
+          assert.deepEqual(await traverse(qs, read('matches')), expected, `${qs}: matches`);
+        }
+        assert.ok(listed > 3 * LIMIT, `the terms match pages of Events (${listed})`);
+      });
+    }
+
+    test("a read asks the planner once per term (PostgreSQL, named statements); the page is then the shape's prepared statement", async () => {
+      const seen: Statement[] = [];
+      const choices = new PlanChoices<SearchShape>();
+      const reader = () => new Reader(t.db, (s) => seen.push(s), undefined, new PreparedStatements(true), undefined, choices);
+      const qs = `${terms[1]}&limit=${LIMIT}&fields=name`;
+      const first = await fetchEventsPage(reader(), plan(qs));
+      const names = seen.splice(0).map((s) => s.name);
+      const again = await fetchEventsPage(reader(), plan(qs));
+      const expected = await read()(plan(qs));
+      assert.deepEqual(first.rows.map((r) => r.public_id), expected.rows.map((r) => r.public_id));
+      assert.deepEqual(again.rows.map((r) => r.public_id), expected.rows.map((r) => r.public_id));
+      if (engine.name === 'postgres') {
+        assert.deepEqual(names, ['events.pagePlan', 'events.page']);
+        assert.deepEqual(seen.map((s) => [s.name, s.stablePlan]), [['events.page', true]]);
+        assert.equal(choices.size, 1);
+        // with named statements off (behind a transaction pooler) there is nothing to save: planned per request
+        seen.length = 0;
+        await fetchEventsPage(new Reader(t.db, (s) => seen.push(s), undefined, new PreparedStatements(false), undefined, choices), plan(qs));
+        assert.deepEqual(seen.map((s) => [s.name, s.stablePlan]), [['events.page', false]]);
+      } else {
+        // PGlite runs every statement unnamed: the plain statement, no plan asked
+        assert.deepEqual(names, ['events.page']);
+        assert.deepEqual(seen.map((s) => [s.name, s.stablePlan]), [['events.page', false]]);
+        assert.equal(choices.size, 0);
+      }
+    });
+  });
+}
