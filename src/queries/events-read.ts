@@ -5,8 +5,9 @@
  * its Series and Edition programs: queries/event-detail.ts); rich ones (`include`), and those of
  * an Event that has no stored row, from the preview statements.
  * At most 7 statements in all (spec Limits allow 8; a bounded search reads its page in two
- * parts: queries/bounded-scan.ts); the relationship statements run concurrently (at most 3 at
- * once, enforced by the Reader).
+ * parts, queries/bounded-scan.ts, and the first read of a one-term search asks the planner for its
+ * shape before its page, queries/search-shape.ts); the relationship statements run concurrently
+ * (at most 3 at once, enforced by the Reader).
  */
 import type { Reader } from '../db/reader.js';
 import type { EventsPlan } from '../plan/events.js';
