@@ -9,8 +9,9 @@
  *
  * The price of pipelining is head-of-line blocking: a statement waits for the ones sent before it
  * on its connection. It is bounded here, and a statement this cannot take goes to the pool:
- *   - only named stable-plan statements are offered (the Reader decides), never a search whose
- *     cost depends on its values;
+ *   - only named stable-plan statements are offered (the Reader decides), never one marked
+ *     `heavy` (a one-term search its planner prices high: queries/search-shape.ts), and never a
+ *     statement planned per request;
  *   - at most `depth` statements in flight per connection;
  *   - a connection whose first statement in line has been running for `stallMs` takes nothing
  *     new: it ran since the connection's last answer (or since it was sent, if later). Under load a

@@ -7,7 +7,7 @@
 import type pg from 'pg';
 import { DatabaseUnavailableError } from './errors.js';
 import { StatementBudget } from '../limits/admission.js';
-import type { SearchShape } from '../queries/search-shape.js';
+import type { SearchChoice } from '../queries/search-shape.js';
 import type { Statement } from '../queries/statement.js';
 import type { Database } from './database.js';
 import { queryNamed } from './named-query.js';
@@ -75,14 +75,14 @@ export class Reader {
     private readonly deadlineMs?: number,
     private readonly prepared: PreparedStatements = defaultPrepared,
     private readonly timing?: StatementTiming,
-    private readonly choices?: PlanChoices<SearchShape>,
+    private readonly choices?: PlanChoices<SearchChoice>,
   ) {}
 
   /**
    * The process's remembered plan choices (queries/search-shape.ts), only while stable-plan
    * statements are prepared: a statement written for a chosen plan saves its planning only then.
    */
-  get planChoices(): PlanChoices<SearchShape> | undefined {
+  get planChoices(): PlanChoices<SearchChoice> | undefined {
     return this.db.engine === 'postgres' && this.prepared.enabled ? this.choices : undefined;
   }
 
@@ -146,8 +146,9 @@ export class Reader {
    * of its own, unless the read was abandoned while it waited for one.
    */
   private async execute<R extends pg.QueryResultRow>(statement: Statement, name: string | undefined): Promise<pg.QueryResult<R>> {
-    // a named statement goes on a pipelined connection when one can take it now (src/db/pipeline.ts)
-    const piped = name === undefined ? null : this.db.pipeline?.tryQuery<R>({ name, text: statement.text, values: statement.values });
+    // a named statement goes on a pipelined connection when one can take it now (src/db/pipeline.ts),
+    // unless it is heavy
+    const piped = name === undefined || statement.heavy === true ? null : this.db.pipeline?.tryQuery<R>({ name, text: statement.text, values: statement.values });
     if (piped) return piped;
     const client = await this.db.pool.connect();
     if (this.abandoned) {

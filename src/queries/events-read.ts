@@ -28,7 +28,7 @@ import {
 import { eventRows } from './event-own.js';
 import { WALKED_ROWS, boundedSearch } from './bounded-scan.js';
 import { eventsPageStatement, type EventRow } from './events.js';
-import { searchShapeKey, shapeOfPlan, shapedSearch, type PlanNode, type SearchShape } from './search-shape.js';
+import { choiceOfPlan, searchShapeKey, shapedSearch, type PlanNode, type SearchChoice } from './search-shape.js';
 import type { ArtistItemRow, VenueItemRow } from './items.js';
 import { splitPage } from './page.js';
 import { artistPreviewRows, venuePreviewRows } from './preview-texts.js';
@@ -134,7 +134,7 @@ export const storedPreviewsOf = (rows: readonly EventRow[]): StoredPreviewsRow[]
  * and, when it did not fill the page, the rest (queries/bounded-scan.ts).
  */
 async function pageRows(reader: Reader, plan: EventsPlan, walkedRows: number): Promise<EventRow[]> {
-  if (shapedSearch(plan) && reader.planChoices !== undefined) return eventRows(reader, eventsPageStatement(plan, undefined, await searchShape(reader, plan)));
+  if (shapedSearch(plan) && reader.planChoices !== undefined) return eventRows(reader, eventsPageStatement(plan, undefined, await searchChoice(reader, plan)));
   if (!boundedSearch(plan)) return eventRows(reader, eventsPageStatement(plan));
   const walked = await eventRows(reader, eventsPageStatement(plan, { part: 'walked', rows: walkedRows }));
   if (walked.length > plan.limit) return walked;
@@ -146,7 +146,7 @@ async function pageRows(reader: Reader, plan: EventsPlan, walkedRows: number): P
  * The shape of a one-term search's page (queries/search-shape.ts): remembered, else the planner's
  * choice for the page statement with this request's values (one EXPLAIN, no execution).
  */
-async function searchShape(reader: Reader, plan: EventsPlan): Promise<SearchShape> {
+async function searchChoice(reader: Reader, plan: EventsPlan): Promise<SearchChoice> {
   const choose = async () => {
     const page = eventsPageStatement(plan);
     const [row] = await reader.rows<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({
@@ -154,7 +154,7 @@ async function searchShape(reader: Reader, plan: EventsPlan): Promise<SearchShap
       text: `EXPLAIN (FORMAT JSON) ${page.text}`,
       values: page.values,
     });
-    return shapeOfPlan(row!['QUERY PLAN'][0]!.Plan);
+    return choiceOfPlan(row!['QUERY PLAN'][0]!.Plan);
   };
   return reader.planChoices!.get(searchShapeKey(plan), choose);
 }

@@ -11,7 +11,7 @@ import { lowerName } from '../text/normalize.js';
 import { selectedMediaJoin } from './items.js';
 import { afterNearWalk, afterWalk, boundedSearch, nearWalkedSource, termsWithoutTrigram, unindexed, unindexedText, walkedSource, type ScanPart } from './bounded-scan.js';
 import { nameContainsCondition, nameContainsUnindexed } from './name-search.js';
-import { shapedSearch, type SearchShape } from './search-shape.js';
+import { shapedSearch, type SearchChoice } from './search-shape.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
 import { boundSql, currentBound, phaseFilter } from './phase.js';
@@ -87,12 +87,13 @@ export function seriesContextEvents(p: Params, seriesId: string, editionId: stri
 }
 
 /**
- * `scan`: a part of a bounded search (only when `boundedSearch(plan)`); `shape`: a one-term
+ * `scan`: a part of a bounded search (only when `boundedSearch(plan)`); `choice`: a one-term
  * search written for the plan the planner chose (only when `shapedSearch(plan)`; queries/search-shape.ts).
  */
-export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, shape?: SearchShape): Statement {
+export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: SearchChoice): Statement {
   const c = plan.controls;
-  if (shape !== undefined && (scan !== undefined || !shapedSearch(plan))) throw new Error('a search shape for a page that is not a one-term search');
+  if (choice !== undefined && (scan !== undefined || !shapedSearch(plan))) throw new Error('a search shape for a page that is not a one-term search');
+  const shape = choice?.shape;
   const p = new Params();
   // The operation time is a parameter only when used (an unreferenced parameter has no type).
   let nowParam: string | undefined;
@@ -251,7 +252,9 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, shape?: S
     ORDER BY ${orderBy(ordered)}
     ${limit}`;
   const name = scan?.part === 'rest' ? 'events.pageRest' : 'events.page';
-  return { name, text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: plainWalk || nearWalkOnly || rangeWalk || currentAlone || shape !== undefined };
+  return { name, text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: plainWalk || nearWalkOnly || rangeWalk || currentAlone || shape !== undefined,
+    ...(choice?.heavy === true ? { heavy: true } : {}),
+  };
 }
 
 const outerOrder = (alias: string, keys: readonly SortKey[]) => keys.map((k, i) => `${alias}.o${i} ${k.direction.toUpperCase()}`).join(', ');

@@ -24,6 +24,24 @@ import { boundedSearch } from './bounded-scan.js';
 export type SearchShape = 'walk' | 'matches';
 
 /**
+ * What is remembered of the planner's answer for a term: the shape, and whether the page is
+ * `heavy`, estimated to cost more than PIPELINED_COST (it then runs prepared on the pool, never
+ * on a pipelined connection, where the statements sent after it would wait for it: db/pipeline.ts).
+ */
+export interface SearchChoice {
+  readonly shape: SearchShape;
+  readonly heavy: boolean;
+}
+
+/**
+ * The planner's cost (its arbitrary units, of the plan for the request's values) above which a
+ * shaped search stays off the pipelined connections. At 1M Events (session 18): the rare
+ * benchmark name 156, `tour` 217, `london` 532, `kalani` (a middle-frequency word, its walk
+ * 0.9–1.5 ms) 775, the unfiltered first page 199; collecting a few thousand matches costs more.
+ */
+export const PIPELINED_COST = 2_000;
+
+/**
  * A page whose only filter is one term that an index can narrow (a term without a trigram is a
  * bounded search, queries/bounded-scan.ts), in any order, with or without a cursor.
  */
@@ -54,7 +72,14 @@ export function searchShapeKey(plan: EventsPlan): string {
 /** A node of PostgreSQL's EXPLAIN (FORMAT JSON) plan. */
 export interface PlanNode {
   readonly 'Node Type': string;
+  readonly 'Total Cost'?: number;
   readonly Plans?: readonly PlanNode[];
+}
+
+/** The choice the planner's plan for a page (EXPLAIN's root node) makes. */
+export function choiceOfPlan(root: PlanNode): SearchChoice {
+  const cost = root['Total Cost'];
+  return { shape: shapeOfPlan(root), heavy: !(typeof cost === 'number' && cost <= PIPELINED_COST) };
 }
 
 /**

@@ -12,7 +12,15 @@ export interface Statement {
    * generic plan, which skips planning (a large share of a page's database time:
    * docs/performance.md). Statements whose plan depends on the values (text search, context
    * memberships, other filters) stay unprepared: a generic plan chosen for a common term would
-   * walk the whole catalogue for a rare one.
+   * walk the whole catalogue for a rare one. A one-term search written for the plan the planner
+   * chose for its term is stable too (queries/search-shape.ts).
    */
   readonly stablePlan?: boolean;
+  /**
+   * A stable statement expected to cost more than a pipelined connection should make the
+   * statements behind it wait for (a one-term search whose term the planner prices high:
+   * queries/search-shape.ts): prepared, but run on the pool, never on a pipelined connection
+   * (db/pipeline.ts).
+   */
+  readonly heavy?: boolean;
 }

@@ -41,7 +41,7 @@ const SINCE = 'fields=name,updatedAt&updatedSince=2026-01-01T00:00:00Z';
 const feed = <F extends string>(spec: ListSpec<F, NamedSort>) => parseListControls(parseQueryString(`sort=updatedAt&${SINCE}`), spec);
 const artistsFeed = () => listPageStatement(artistListSource(feed(ARTIST_LIST)), null, 20);
 const eventsPage = (qs: string) => eventsPageStatement(planEvents('/v1/events', parseEventControls(parseQueryString(qs)), NOW));
-const shaped = (qs: string, shape: SearchShape) => eventsPageStatement(planEvents('/v1/events', parseEventControls(parseQueryString(qs)), NOW), undefined, shape);
+const shaped = (qs: string, shape: SearchShape) => eventsPageStatement(planEvents('/v1/events', parseEventControls(parseQueryString(qs)), NOW), undefined, { shape, heavy: false });
 
 describe('stable statements run on generic plans (PostgreSQL)', { skip: postgres ? false : 'set TEST_DATABASE_URL to run on PostgreSQL' }, () => {
   let t: TestDatabase;

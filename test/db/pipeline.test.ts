@@ -229,6 +229,12 @@ describe('pipelined connections (PostgreSQL)', { skip }, () => {
       assert.notEqual(named[0]![0]!.pid, poolPid);
       const unnamed = await new Reader(db, undefined, undefined, new PreparedStatements(true)).rows<{ pid: number }>({ name: 'u', text: probe, values: [4], stablePlan: false });
       assert.notEqual(unnamed[0]!.pid, named[0]![0]!.pid, 'a value-dependent statement never goes on the pipelined connection');
+      // a heavy stable statement (a search the planner prices high): named, but on the pool
+      const heavyProbe = `SELECT pg_backend_pid() AS pid, $1::int AS n,
+        (SELECT count(*)::int FROM pg_prepared_statements WHERE statement LIKE '%heavy probe%') AS named -- heavy probe`;
+      const heavy = await new Reader(db, undefined, undefined, new PreparedStatements(true)).rows<{ pid: number; named: number }>({ name: 'h', text: heavyProbe, values: [5], stablePlan: true, heavy: true });
+      assert.notEqual(heavy[0]!.pid, named[0]![0]!.pid, 'a heavy statement never goes on the pipelined connection');
+      assert.equal(heavy[0]!.named, 1, 'it is prepared all the same');
       assert.deepEqual(
         named.map((r) => r[0]!.n),
         [1, 2, 3],

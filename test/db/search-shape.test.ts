@@ -21,7 +21,7 @@ import { eventRows } from '../../src/queries/event-own.js';
 import { fetchEventsPage } from '../../src/queries/events-read.js';
 import { eventsPageStatement, type EventRow } from '../../src/queries/events.js';
 import { splitPage } from '../../src/queries/page.js';
-import { shapedSearch, type SearchShape } from '../../src/queries/search-shape.js';
+import { shapedSearch, type SearchChoice, type SearchShape } from '../../src/queries/search-shape.js';
 import type { Statement } from '../../src/queries/statement.js';
 import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
 
@@ -76,7 +76,7 @@ for (const engine of engines()) {
     });
     after(() => t?.drop());
 
-    const read = (shape?: SearchShape): Read => async (p) => splitPage(await eventRows(new Reader(t.db), eventsPageStatement(p, undefined, shape)), p.limit);
+    const read = (shape?: SearchShape): Read => async (p) => splitPage(await eventRows(new Reader(t.db), eventsPageStatement(p, undefined, shape === undefined ? undefined : { shape, heavy: false })), p.limit);
 
     for (const sort of SORTS) {
       test(`sort=${sort}: walk and matches page as the plain statement`, async () => {
@@ -94,7 +94,7 @@ for (const engine of engines()) {
 
     test("a read asks the planner once per term (PostgreSQL, named statements); the page is then the shape's prepared statement", async () => {
       const seen: Statement[] = [];
-      const choices = new PlanChoices<SearchShape>();
+      const choices = new PlanChoices<SearchChoice>();
       const reader = () => new Reader(t.db, (s) => seen.push(s), undefined, new PreparedStatements(true), undefined, choices);
       const qs = `${terms[1]}&limit=${LIMIT}&fields=name`;
       const first = await fetchEventsPage(reader(), plan(qs));

@@ -10,7 +10,7 @@ import { parseQueryString } from '../../src/controls/query-string.js';
 import { PlanChoices } from '../../src/db/plan-choices.js';
 import { planEvents, type EventsPlan } from '../../src/plan/events.js';
 import { eventsPageStatement } from '../../src/queries/events.js';
-import { searchShapeKey, shapeOfPlan, shapedSearch, type PlanNode } from '../../src/queries/search-shape.js';
+import { PIPELINED_COST, choiceOfPlan, searchShapeKey, shapeOfPlan, shapedSearch, type PlanNode } from '../../src/queries/search-shape.js';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const plan = (qs: string): EventsPlan => planEvents('/v1/events', parseEventControls(parseQueryString(qs)), NOW);
@@ -51,8 +51,8 @@ describe('shapedSearch: one term an index can narrow, and no other filter', () =
   });
 
   test('a shape for any other page is refused by the statement builder', () => {
-    assert.throws(() => eventsPageStatement(plan('nameContains=tour&cityContains=london'), undefined, 'walk'), /not a one-term search/);
-    assert.throws(() => eventsPageStatement(plan('nameContains=xx'), { part: 'walked', rows: 10 }, 'matches'), /not a one-term search/);
+    assert.throws(() => eventsPageStatement(plan('nameContains=tour&cityContains=london'), undefined, { shape: 'walk', heavy: false }), /not a one-term search/);
+    assert.throws(() => eventsPageStatement(plan('nameContains=xx'), { part: 'walked', rows: 10 }, { shape: 'matches', heavy: false }), /not a one-term search/);
   });
 });
 
@@ -76,6 +76,20 @@ describe('shapeOfPlan', () => {
     assert.equal(shapeOfPlan(node('Nested Loop', node('Limit', node('Sort', node('Bitmap Heap Scan', node('Bitmap Index Scan')))), node('Index Scan'))), 'matches');
     assert.equal(shapeOfPlan(node('Limit', node('Incremental Sort', node('Index Scan')))), 'matches');
     assert.equal(shapeOfPlan(node('Sort', node('Seq Scan'))), 'matches');
+  });
+});
+
+describe('choiceOfPlan: the shape, and heavy above the pipelined cost', () => {
+  const root = (cost: number | undefined, type = 'Limit'): PlanNode => ({ 'Node Type': type, ...(cost === undefined ? {} : { 'Total Cost': cost }) });
+  test('light up to PIPELINED_COST, heavy above it or without a cost', () => {
+    assert.deepEqual(choiceOfPlan(root(156.54)), { shape: 'walk', heavy: false });
+    assert.deepEqual(choiceOfPlan(root(PIPELINED_COST)), { shape: 'walk', heavy: false });
+    assert.deepEqual(choiceOfPlan(root(PIPELINED_COST + 0.01, 'Sort')), { shape: 'matches', heavy: true });
+    assert.deepEqual(choiceOfPlan(root(undefined)), { shape: 'walk', heavy: true });
+  });
+  test('a heavy page is marked so (the pool, not a pipelined connection); a light one is not', () => {
+    assert.equal(eventsPageStatement(plan('cityContains=london'), undefined, { shape: 'walk', heavy: true }).heavy, true);
+    assert.equal(eventsPageStatement(plan('cityContains=london'), undefined, { shape: 'walk', heavy: false }).heavy, undefined);
   });
 });
 
@@ -119,7 +133,7 @@ describe('PlanChoices', () => {
 describe('the statement of each shape', () => {
   test('walk: the term through expressions no index holds, ordered by the order index; prepared', () => {
     for (const qs of ['nameContains=tour', 'cityContains=london', 'countryContains=france', 'nameContains=se%C3%B1or+kalani+live+at+sirius+hall']) {
-      const s = eventsPageStatement(plan(qs), undefined, 'walk');
+      const s = eventsPageStatement(plan(qs), undefined, { shape: 'walk', heavy: false });
       assert.equal(s.stablePlan, true, qs);
       assert.doesNotMatch(s.text, /e\.(name_lower|name_folded|primary_locality_key|primary_country_key) LIKE/, qs);
       assert.doesNotMatch(s.text, /string_to_array/, `${qs}: not the word index either`);
@@ -130,14 +144,14 @@ describe('the statement of each shape', () => {
 
   test("matches: the term's index, ordered by keys no index holds, cut before the media join; prepared", () => {
     for (const qs of ['nameContains=tour', 'cityContains=london', 'nameContains=se%C3%B1or+kalani+live+at+sirius+hall']) {
-      const s = eventsPageStatement(plan(qs), undefined, 'matches');
+      const s = eventsPageStatement(plan(qs), undefined, { shape: 'matches', heavy: false });
       assert.equal(s.stablePlan, true, qs);
       assert.match(s.text, /ORDER BY \(e\.start_local_date \+ 0\) ASC/, qs);
       assert.match(s.text, /FROM \(SELECT e\.\* FROM events e/, qs);
       assert.doesNotMatch(s.text, /LIKE \$\d+/, `${qs}: no value the planner sees`);
     }
-    assert.match(eventsPageStatement(plan('cityContains=london'), undefined, 'matches').text, /e\.primary_locality_key LIKE \(SELECT \$1::text\)/);
-    assert.match(eventsPageStatement(plan('nameContains=se%C3%B1or+kalani+live+at+sirius+hall'), undefined, 'matches').text, /string_to_array\(e\.name_folded, ' '\) @> ARRAY\[\(SELECT \$1::text\), \(SELECT \$2::text\)\]/);
+    assert.match(eventsPageStatement(plan('cityContains=london'), undefined, { shape: 'matches', heavy: false }).text, /e\.primary_locality_key LIKE \(SELECT \$1::text\)/);
+    assert.match(eventsPageStatement(plan('nameContains=se%C3%B1or+kalani+live+at+sirius+hall'), undefined, { shape: 'matches', heavy: false }).text, /string_to_array\(e\.name_folded, ' '\) @> ARRAY\[\(SELECT \$1::text\), \(SELECT \$2::text\)\]/);
   });
 
   test('unshaped, the same search is planned per request, its values visible to the planner', () => {

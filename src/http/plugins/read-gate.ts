@@ -8,7 +8,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../../config/config.js';
 import type { Database } from '../../db/database.js';
 import { PlanChoices } from '../../db/plan-choices.js';
-import type { SearchShape } from '../../queries/search-shape.js';
+import type { SearchChoice } from '../../queries/search-shape.js';
 import { PreparedStatements } from '../../db/prepared.js';
 import { Reader, type StatementObserver, type StatementOutcome } from '../../db/reader.js';
 import { ReadAdmission } from '../../limits/reads.js';
@@ -34,7 +34,7 @@ export const readGate = fp<ReadGateOptions>(
   async (app, { config, db, metrics, onStatement }) => {
     const statementDeadlineMs = config.statementTimeoutMs + (db.engine === 'postgres' ? 250 : 0);
     const prepared = new PreparedStatements(config.preparedStatements, (message) => app.log.warn(message));
-    const choices = new PlanChoices<SearchShape>();
+    const choices = new PlanChoices<SearchChoice>();
     const reads = new ReadAdmission<RequestScope>(
       config.dbReads,
       (scope) => {
