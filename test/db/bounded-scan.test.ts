@@ -10,42 +10,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { seedDemo } from '../../src/catalogue/demo.js';
-import { parseEventControls } from '../../src/controls/events.js';
-import { encodeCursor } from '../../src/controls/cursor.js';
-import { parseQueryString } from '../../src/controls/query-string.js';
 import { migrate } from '../../src/db/migrate.js';
 import { Reader } from '../../src/db/reader.js';
-import { eventSortArity, planEvents, type EventsPlan } from '../../src/plan/events.js';
-import { sortKeysOf } from '../../src/present/page.js';
 import { boundedSearch, trigramFree } from '../../src/queries/bounded-scan.js';
 import { eventRows } from '../../src/queries/event-own.js';
 import { fetchEventsPage } from '../../src/queries/events-read.js';
-import { eventsPageStatement, type EventRow } from '../../src/queries/events.js';
+import { eventsPageStatement } from '../../src/queries/events.js';
 import { splitPage } from '../../src/queries/page.js';
 import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
+import { NOW, SORTS, plan, traverse, type Read } from './event-traversal.js';
 
-const NOW = new Date('2026-03-15T12:00:00Z');
-const SORTS = ['startLocalDate', '-startLocalDate', 'startInstant', '-startInstant', 'updatedAt'] as const;
 const LIMIT = 9;
-
-const plan = (qs: string) => planEvents('/v1/events', parseEventControls(parseQueryString(qs)), NOW);
-const next = (qs: string, p: EventsPlan, last: EventRow) =>
-  plan(`${qs}&cursor=${encodeURIComponent(encodeCursor(p.fingerprint, sortKeysOf(last as unknown as Record<string, unknown>, eventSortArity(p.controls.sort))))}`);
-
-type Read = (p: EventsPlan) => Promise<{ rows: EventRow[]; hasMore: boolean }>;
-
-/** Every page of the query: each page's publicIds and hasMore. */
-async function traverse(qs: string, read: Read): Promise<{ ids: string[]; hasMore: boolean }[]> {
-  const pages: { ids: string[]; hasMore: boolean }[] = [];
-  let p = plan(qs);
-  for (;;) {
-    const { rows, hasMore } = await read(p);
-    pages.push({ ids: rows.map((r) => r.public_id), hasMore });
-    if (!hasMore) return pages;
-    assert.ok(pages.length < 200, 'terminates');
-    p = next(qs, p, rows.at(-1)!);
-  }
-}
 
 describe('searches without a trigram: which are read in bounded parts', () => {
   test('terms without three letters or digits in a row, in either spelling', () => {

@@ -9,43 +9,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { seedDemo } from '../../src/catalogue/demo.js';
-import { parseEventControls } from '../../src/controls/events.js';
-import { encodeCursor } from '../../src/controls/cursor.js';
-import { parseQueryString } from '../../src/controls/query-string.js';
 import { PlanChoices } from '../../src/db/plan-choices.js';
 import { PreparedStatements } from '../../src/db/prepared.js';
 import { Reader } from '../../src/db/reader.js';
-import { eventSortArity, planEvents, type EventsPlan } from '../../src/plan/events.js';
-import { sortKeysOf } from '../../src/present/page.js';
 import { eventRows } from '../../src/queries/event-own.js';
 import { fetchEventsPage } from '../../src/queries/events-read.js';
-import { eventsPageStatement, type EventRow } from '../../src/queries/events.js';
+import { eventsPageStatement } from '../../src/queries/events.js';
 import { splitPage } from '../../src/queries/page.js';
 import { shapedSearch, type SearchChoice, type SearchShape } from '../../src/queries/search-shape.js';
 import type { Statement } from '../../src/queries/statement.js';
 import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
+import { SORTS, plan, traverse, type Read } from './event-traversal.js';
 
-const NOW = new Date('2026-03-15T12:00:00Z');
-const SORTS = ['startLocalDate', '-startLocalDate', 'startInstant', '-startInstant', 'updatedAt'] as const;
 const LIMIT = 7;
-
-const plan = (qs: string) => planEvents('/v1/events', parseEventControls(parseQueryString(qs)), NOW);
-const next = (qs: string, p: EventsPlan, last: EventRow) =>
-  plan(`${qs}&cursor=${encodeURIComponent(encodeCursor(p.fingerprint, sortKeysOf(last as unknown as Record<string, unknown>, eventSortArity(p.controls.sort))))}`);
-
-type Read = (p: EventsPlan) => Promise<{ rows: EventRow[]; hasMore: boolean }>;
-
-async function traverse(qs: string, read: Read): Promise<{ ids: string[]; hasMore: boolean }[]> {
-  const pages: { ids: string[]; hasMore: boolean }[] = [];
-  let p = plan(qs);
-  for (;;) {
-    const { rows, hasMore } = await read(p);
-    pages.push({ ids: rows.map((r) => r.public_id), hasMore });
-    if (!hasMore) return pages;
-    assert.ok(pages.length < 200, 'terminates');
-    p = next(qs, p, rows.at(-1)!);
-  }
-}
 
 for (const engine of engines()) {
   describe(`one-term searches in either shape read the plain statement's pages (${engine.name})`, () => {
