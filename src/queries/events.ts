@@ -252,9 +252,8 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
     ORDER BY ${orderBy(ordered)}
     ${limit}`;
   const name = scan?.part === 'rest' ? 'events.pageRest' : 'events.page';
-  return { name, text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: plainWalk || nearWalkOnly || rangeWalk || currentAlone || shape !== undefined,
-    ...(choice?.heavy === true ? { heavy: true } : {}),
-  };
+  const stablePlan = plainWalk || nearWalkOnly || rangeWalk || currentAlone || shape !== undefined;
+  return { name, text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan, ...(choice?.heavy === true ? { heavy: true } : {}) };
 }
 
 const outerOrder = (alias: string, keys: readonly SortKey[]) => keys.map((k, i) => `${alias}.o${i} ${k.direction.toUpperCase()}`).join(', ');

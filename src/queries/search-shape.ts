@@ -1,6 +1,7 @@
 /**
- * Performance only (docs/performance.md, "Searches on generic plans"): the shape of a one-term
- * search's page, chosen by PostgreSQL's planner once and then run as a prepared statement.
+ * Performance only (docs/performance.md, *Prepared statements*, one-term searches): the shape of
+ * a one-term search's page, chosen by PostgreSQL's planner once and then run as a prepared
+ * statement.
  *
  * A page searched by one term (`nameContains`, `cityContains` or `countryContains`) has two good
  * plans, and which one depends on how many Events the term matches: a common term walks the
