@@ -38,7 +38,8 @@ export function phaseSql(e: string, now: string): { phase: string; basis: string
  * today, and the `calendar` rule's today lies in the span). Each kind is asked in two parts, each
  * with its index's predicate written out (migration 013): a long span from a GiST of spans (this
  * expression), a short one from a btree of its start (a span of at most 24 hours that holds `now`
- * started in the 24 hours before it; a span of one local day is that day). A superset: the phase rule, filtered beside it, decides.
+ * started in the 24 hours before it; a span of one local day is that day). A superset: the phase
+ * rule, filtered beside it, decides.
  */
 export function currentBound(e: string, now: string): string {
   const [first, last] = localTodays(now);
