@@ -14,7 +14,8 @@ import { nameContainsCondition, nameContainsUnindexed } from './name-search.js';
 import { shapedSearch, type SearchChoice } from './search-shape.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
-import { boundSql, currentBound, phaseFilter } from './phase.js';
+import { boundSql, currentBound, currentBranches, phaseFilter } from './phase.js';
+import { currentCandidates } from './current-candidates.js';
 import { nearWalkBounds, startBranches } from './start-bounds.js';
 import { Params, keysetAfter, opaqueValues, orderBy, rowLimit, wildcardContains, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
@@ -145,7 +146,10 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
   // the generic plan (as upcoming's bound); priced from the value, the custom plan always looked
   // cheaper and PostgreSQL planned the page on every execution.
   const currentAlone = current && filters === 1 && c.near === null;
-  if (current) where.push(currentBound('e', currentAlone ? boundSql(now(), 'once') : now()));
+  // alone (and not a part of a bounded search, which needs a term), its candidates are read from
+  // its indexes alone, each part apart (queries/current-candidates.ts)
+  const currentParts = currentAlone && scan === undefined ? currentBranches('e', boundSql(now(), 'once')) : null;
+  if (current && currentParts === null) where.push(currentBound('e', now()));
   // near in the default order walks event_places (queries/near-events.ts); other orders filter,
   // and so does the rest part of a bounded search (it starts after the near walk's first Events)
   const nearWalk = c.near === null || c.sort !== 'startLocalDate' ? null : nearEventsWalk(c.near, p, SORT_KEYS[c.sort], plan.after, () => nearWalkBounds(c, p, now));
@@ -237,6 +241,12 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
     ordered = keys.map(unindexed);
   }
   const selected = [columns, ...(stored.length > 0 ? [order] : [])].join(', ');
+  if (currentParts !== null) {
+    const text = `SELECT ${selected}
+    FROM ${currentCandidates(where, currentParts, keys, limit)} ${mediaJoin}
+    ORDER BY ${orderBy(keys)}`;
+    return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: true };
+  }
   // those candidates are sorted and cut before the media join (current at 1M: 350 probes of media
   // for a page of 21 before)
   const text = candidates && scan === undefined && mediaJoin !== ''

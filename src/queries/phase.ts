@@ -42,18 +42,30 @@ export function phaseSql(e: string, now: string): { phase: string; basis: string
  * rule, filtered beside it, decides.
  */
 export function currentBound(e: string, now: string): string {
+  return `(${currentBranches(e, now).join('\n      OR ')})`;
+}
+
+/**
+ * currentBound's four parts, each its own index's predicate and condition: disjoint (a span is
+ * long or short, its instants known or not), so a page can also ask each index apart (UNION ALL)
+ * and read the candidates from the indexes alone (migration 016: their INCLUDE columns hold the
+ * phase rule's inputs and the order keys; queries/current-candidates.ts).
+ */
+export function currentBranches(e: string, now: string): string[] {
   const [first, last] = localTodays(now);
   const instants = `${e}.start_at IS NOT NULL AND ${e}.end_at IS NOT NULL`;
   const dated = `(${e}.start_at IS NULL OR ${e}.end_at IS NULL)`;
-  return `((${instants} AND ${e}.end_at - ${e}.start_at > interval '24 hours'
-        AND tstzrange(${e}.start_at, greatest(${e}.start_at, ${e}.end_at), '[)') @> ${now})
-      OR (${instants} AND ${e}.end_at - ${e}.start_at <= interval '24 hours'
-        AND ${e}.start_at > ${now} - interval '24 hours' AND ${e}.start_at <= ${now} AND ${e}.end_at > ${now})
-      OR (${dated} AND ${e}.end_local_date > ${e}.start_local_date
+  return [
+    `(${instants} AND ${e}.end_at - ${e}.start_at > interval '24 hours'
+        AND tstzrange(${e}.start_at, greatest(${e}.start_at, ${e}.end_at), '[)') @> ${now})`,
+    `(${instants} AND ${e}.end_at - ${e}.start_at <= interval '24 hours'
+        AND ${e}.start_at > ${now} - interval '24 hours' AND ${e}.start_at <= ${now} AND ${e}.end_at > ${now})`,
+    `(${dated} AND ${e}.end_local_date > ${e}.start_local_date
         AND daterange(${e}.start_local_date, greatest(${e}.start_local_date, COALESCE(${e}.end_local_date, ${e}.start_local_date)), '[]')
-            && daterange(${first}, ${last}, '[]'))
-      OR (${dated} AND (${e}.end_local_date IS NULL OR ${e}.end_local_date <= ${e}.start_local_date)
-        AND ${e}.start_local_date >= ${first} AND ${e}.start_local_date <= ${last}))`;
+            && daterange(${first}, ${last}, '[]'))`,
+    `(${dated} AND (${e}.end_local_date IS NULL OR ${e}.end_local_date <= ${e}.start_local_date)
+        AND ${e}.start_local_date >= ${first} AND ${e}.start_local_date <= ${last})`,
+  ];
 }
 
 /**

@@ -154,8 +154,50 @@ for (const engine of engines()) {
         );
         for (const r of rows) if (r.edge !== null) edges.add(`${r.edge} at ${now}`);
         assert.deepEqual(await traverse(`temporalPhaseCode=current&limit=${LIMIT}&fields=name`, now), rows.map((r) => r.public_id));
+        // alone, its candidates come from each index apart (queries/current-candidates.ts): in
+        // every order, with the default fields (the media join, the stored previews)
+        assert.deepEqual(await traverse(`temporalPhaseCode=current&limit=${LIMIT}`, now), rows.map((r) => r.public_id));
+        for (const [sort, order] of [
+          ['-startLocalDate', 'start_local_date DESC, start_rank, start_key DESC, public_id'],
+          ['startInstant', 'start_at, public_id'],
+          ['-startInstant', 'start_at DESC, public_id'],
+          ['updatedAt', 'updated_at, public_id'],
+        ]) {
+          const instant = sort.endsWith('startInstant') ? 'AND start_at IS NOT NULL' : '';
+          const { rows: sorted } = await t.db.pool.query<{ public_id: string }>(
+            `SELECT public_id FROM events e WHERE active AND ${phaseSql('e', '$1::timestamptz').phase} = 'current' ${instant} ORDER BY ${order}`,
+            [now],
+          );
+          assert.deepEqual(await traverse(`temporalPhaseCode=current&sort=${sort}&limit=${LIMIT}&fields=name`, now), sorted.map((r) => r.public_id), sort);
+        }
       });
     }
+
+    test('current alone can read its candidates from its indexes alone, in every order (migration 016 holds every column they need)', async () => {
+      await t.db.pool.query('VACUUM events');
+      const client = await t.db.pool.connect();
+      try {
+        // at this size a sequential scan is cheaper; without it (and bitmap scans) each part must be
+        // an index-only scan of its own index, which only the columns the indexes hold allow
+        await client.query('SET enable_seqscan = off');
+        await client.query('SET enable_bitmapscan = off');
+        for (const qs of ['temporalPhaseCode=current', 'temporalPhaseCode=current&sort=-startInstant&fields=name', 'temporalPhaseCode=current&sort=updatedAt&limit=50']) {
+          const statement = eventsPageStatement(plan(qs, NOWS[0]!));
+          const args = statement.values.map((v) => `'${String(v).replace(/'/g, "''")}'`);
+          const text = statement.text.replace(/\$(\d+)/g, (_, n: string) => args[Number(n) - 1]!);
+          const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`);
+          const lines = rows.map((r) => r['QUERY PLAN']).join('\n');
+          for (const index of ['events_current_instants', 'events_current_hours', 'events_current_dates', 'events_current_days']) {
+            assert.match(lines, new RegExp(`Index Only Scan using ${index} on events`), `${qs}: ${index}\n${lines}`);
+          }
+          assert.doesNotMatch(lines, /Bitmap Heap Scan/, qs);
+        }
+      } finally {
+        await client.query('RESET enable_seqscan');
+        await client.query('RESET enable_bitmapscan');
+        client.release();
+      }
+    });
     // historical newest first: the Events of the days around now that its ranges tell apart
     const past = new Set<string>();
     for (const now of NOWS) {

@@ -1,0 +1,27 @@
+/**
+ * `temporalPhaseCode=current` with no other filter: its candidates read from the indexes alone.
+ *
+ * The four parts of currentBound (queries/phase.ts) are asked apart, one index each (UNION ALL:
+ * they are disjoint), and each index holds in its INCLUDE columns the phase rule's inputs and the
+ * order keys (migration 016). The phase filter and the top-N sort then run on index entries, and
+ * only the page's Events (limit + 1) are read from the heap, by id. As one OR of the four, the
+ * bitmap scan read every candidate's heap page: at 1M Events ≈ 1,180 candidates, 1,187 buffers,
+ * ≈ 2.4 ms; from the indexes alone ≈ 300 buffers (docs/performance.md, "current from its indexes
+ * alone"). Index-only as far as the visibility map allows: rows changed since the last VACUUM are
+ * checked in the heap, the answer is the same.
+ */
+import { orderBy, type SortKey } from './sql.js';
+
+/**
+ * The page's Events (`e.*`, at most `limit` rows, in no particular order: the page orders them)
+ * among those that meet every condition of `where` (on alias `e`) and one of the `branches`.
+ */
+export function currentCandidates(where: readonly string[], branches: readonly string[], keys: readonly SortKey[], limit: string): string {
+  const keyColumns = keys.map((k, i) => `${k.expr} AS o${i}`).join(', ');
+  const parts = branches.map((branch) => `SELECT e.id, ${keyColumns} FROM events e
+        WHERE ${[...where, branch].join('\n          AND ')}`);
+  const candidateOrder = keys.map((k, i) => ({ ...k, expr: `c.o${i}` }));
+  return `(SELECT e.* FROM (SELECT c.id FROM (${parts.join('\n        UNION ALL ')}) c
+      ORDER BY ${orderBy(candidateOrder)}
+      ${limit}) c JOIN events e ON e.id = c.id) e`;
+}
