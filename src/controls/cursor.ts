@@ -18,9 +18,22 @@ export type CursorKey = string | number | null;
 const b64 = (buf: Buffer) => buf.toString('base64url');
 const sha256 = (text: string) => digestBytes('sha256', text);
 
+/**
+ * The fingerprints of the controls seen last (every page computes its own; the same few queries
+ * repeat): at most FINGERPRINTS, forgotten all at once when full.
+ */
+const FINGERPRINTS = 1_024;
+const fingerprints = new Map<string, string>();
+
 /** Fingerprint of the effective controls: the route path and its normalized query (no cursor). */
 export function controlsFingerprint(path: string, normalizedQuery: string): string {
-  return b64(sha256(`${path}?${normalizedQuery}`).subarray(0, 12));
+  const controls = `${path}?${normalizedQuery}`;
+  const known = fingerprints.get(controls);
+  if (known !== undefined) return known;
+  if (fingerprints.size >= FINGERPRINTS) fingerprints.clear();
+  const fingerprint = b64(sha256(controls).subarray(0, 12));
+  fingerprints.set(controls, fingerprint);
+  return fingerprint;
 }
 
 const checksum = (payload: string) => b64(sha256(`lineup-cursor:${payload}`).subarray(0, 9));

@@ -48,14 +48,21 @@ export interface TermsWithoutTrigram {
   readonly country: boolean;
 }
 
+/** Per controls object: a page asks several times (its reading, its statement), each ask folding and matching the terms. */
+const withoutTrigram = new WeakMap<EventsPlan['controls'], TermsWithoutTrigram>();
+
 export function termsWithoutTrigram(plan: EventsPlan): TermsWithoutTrigram {
   const c = plan.controls;
+  const known = withoutTrigram.get(c);
+  if (known !== undefined) return known;
   const free = (term: string | null) => term !== null && trigramFree(lowerName(term));
-  return {
+  const terms = {
     name: c.nameContains !== null && (trigramFree(c.nameContains.toLowerCase()) || trigramFree(foldName(c.nameContains))),
     city: free(c.cityContains),
     country: free(c.countryContains),
   };
+  withoutTrigram.set(c, terms);
+  return terms;
 }
 
 /**

@@ -1,6 +1,7 @@
 /** Cursor encoding (spec: GET /v1/events rules 7-9; decisions §5 "Cursors"). */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { MAX_CURSOR_LENGTH, controlsFingerprint, decodeCursor, encodeCursor } from '../../src/controls/cursor.js';
 import { publicError, type ApiError } from '../../src/http/errors.js';
@@ -72,5 +73,14 @@ describe('cursor', () => {
     assert.equal(a, controlsFingerprint('/v1/events', 'limit=2'));
     assert.notEqual(a, controlsFingerprint('/v1/events', 'limit=3'));
     assert.notEqual(a, controlsFingerprint('/v1/venues', 'limit=2'));
+  });
+
+  test('fingerprints kept for repeated controls are the digests themselves, also after the memo was full and forgotten', () => {
+    const direct = (path: string, q: string) => createHash('sha256').update(`${path}?${q}`).digest().subarray(0, 12).toString('base64url');
+    const queries = Array.from({ length: 2_500 }, (_, i) => `limit=${(i % 50) + 1}&nameContains=t${i}`);
+    for (const round of [0, 1]) {
+      for (const q of queries) assert.equal(controlsFingerprint('/v1/events', q), direct('/v1/events', q), `round ${round}: ${q}`);
+    }
+    assert.equal(controlsFingerprint('/v1/venues', queries[0]!), direct('/v1/venues', queries[0]!));
   });
 });
