@@ -26,7 +26,9 @@ import {
   type StoredPreviewsRow,
 } from './event-relations.js';
 import { eventRows } from './event-own.js';
-import { WALKED_ROWS, boundedSearch } from './bounded-scan.js';
+import { WALKED_ROWS, boundedSearch, type ScanPart } from './bounded-scan.js';
+import type { Statement } from './statement.js';
+import { StatementMemo } from './statement-memo.js';
 import { eventsPageStatement, type EventRow } from './events.js';
 import { choiceOfPlan, searchShapeKey, shapedSearch, type PlanNode, type SearchChoice } from './search-shape.js';
 import type { ArtistItemRow, VenueItemRow } from './items.js';
@@ -129,16 +131,38 @@ const storedOf = (r: EventRow): StoredPreviewsRow => ({
 /** The stored previews that Event rows read by a LEFT JOIN carry (none for an Event without a stored row). */
 export const storedPreviewsOf = (rows: readonly EventRow[]): StoredPreviewsRow[] => rows.filter(hasStoredRow).map(storedOf);
 
+interface PageStatementInput {
+  readonly now: string;
+  readonly plan: EventsPlan;
+  readonly scan: ScanPart | undefined;
+  readonly choice: SearchChoice | undefined;
+}
+
+/** First pages' statements, kept per route, controls, part and shape (queries/statement-memo.ts). */
+const firstPages = new StatementMemo<PageStatementInput>(256, ({ now, plan, scan, choice }) =>
+  eventsPageStatement(now === plan.now ? plan : { ...plan, now }, scan, choice),
+);
+
+/**
+ * eventsPageStatement, for a first page from the memo. Its key is everything the builder reads but
+ * `now`: the route, every control as parsed (not only their normalized query: two spellings of one
+ * control may differ in a value), the bounded search's part and the search's shape.
+ */
+export function pageStatement(plan: EventsPlan, scan?: ScanPart, choice?: SearchChoice): Statement {
+  const key = plan.after === null ? JSON.stringify([plan.path, plan.limit, plan.controls, scan ?? null, choice ?? null]) : null;
+  return firstPages.statement(key, { now: plan.now, plan, scan, choice });
+}
+
 /**
  * The page's rows (limit + 1): one statement, or for a search no index narrows the walked part
  * and, when it did not fill the page, the rest (queries/bounded-scan.ts).
  */
 async function pageRows(reader: Reader, plan: EventsPlan, walkedRows: number): Promise<EventRow[]> {
-  if (shapedSearch(plan) && reader.planChoices !== undefined) return eventRows(reader, eventsPageStatement(plan, undefined, await searchChoice(reader, plan)));
-  if (!boundedSearch(plan)) return eventRows(reader, eventsPageStatement(plan));
-  const walked = await eventRows(reader, eventsPageStatement(plan, { part: 'walked', rows: walkedRows }));
+  if (shapedSearch(plan) && reader.planChoices !== undefined) return eventRows(reader, pageStatement(plan, undefined, await searchChoice(reader, plan)));
+  if (!boundedSearch(plan)) return eventRows(reader, pageStatement(plan));
+  const walked = await eventRows(reader, pageStatement(plan, { part: 'walked', rows: walkedRows }));
   if (walked.length > plan.limit) return walked;
-  const rest = await eventRows(reader, eventsPageStatement(plan, { part: 'rest', rows: walkedRows }));
+  const rest = await eventRows(reader, pageStatement(plan, { part: 'rest', rows: walkedRows }));
   return [...walked, ...rest].slice(0, plan.limit + 1);
 }
 
@@ -148,7 +172,7 @@ async function pageRows(reader: Reader, plan: EventsPlan, walkedRows: number): P
  */
 async function searchChoice(reader: Reader, plan: EventsPlan): Promise<SearchChoice> {
   const choose = async () => {
-    const page = eventsPageStatement(plan);
+    const page = pageStatement(plan);
     const [row] = await reader.rows<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>({
       name: 'events.pagePlan',
       text: `EXPLAIN (FORMAT JSON) ${page.text}`,

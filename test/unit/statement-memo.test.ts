@@ -1,0 +1,106 @@
+/**
+ * First pages' statements built once per controls (src/queries/statement-memo.ts): a statement
+ * is reused only where the builder was seen to use the operation time as a value and nothing
+ * else; every Events first page from the memo equals the one built for its own operation time.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parseEventControls } from '../../src/controls/events.js';
+import { parseQueryString } from '../../src/controls/query-string.js';
+import { planEvents } from '../../src/plan/events.js';
+import { eventsPageStatement } from '../../src/queries/events.js';
+import { pageStatement } from '../../src/queries/events-read.js';
+import { StatementMemo } from '../../src/queries/statement-memo.js';
+import type { Statement } from '../../src/queries/statement.js';
+
+interface Input {
+  readonly now: string;
+  readonly term: string;
+}
+const NOWS = ['2026-03-15T12:00:00.000Z', '2026-03-15T12:00:00.001Z', '2030-01-01T00:00:00.000Z', '1999-12-31T23:59:59.999Z'];
+
+function counted(build: (i: Input) => Statement) {
+  const calls = { n: 0 };
+  return { calls, build: (i: Input) => (calls.n++, build(i)) };
+}
+
+describe('StatementMemo', () => {
+  test('the operation time as a value: learnt from two builds, then every statement is the one built for its time', () => {
+    const { calls, build } = counted((i) => ({ name: 'x', text: 'SELECT $1::timestamptz, $2, $3', values: [i.now, i.term, 7], stablePlan: true }));
+    const memo = new StatementMemo<Input>(8, build);
+    for (const now of NOWS) assert.deepEqual(memo.statement('k', { now, term: 'a' }), build({ now, term: 'a' }));
+    // two builds to learn, plus the direct builds of the comparison above
+    assert.equal(calls.n, 2 + NOWS.length);
+  });
+
+  test('not kept: the time in the text, a value derived from it, the time inside a value, a differing label or mark', () => {
+    const builders: Array<(i: Input) => Statement> = [
+      (i) => ({ name: 'x', text: `SELECT '${i.now}'::timestamptz`, values: [] }),
+      (i) => ({ name: 'x', text: 'SELECT $1::date', values: [i.now.slice(0, 10)] }),
+      (i) => ({ name: 'x', text: 'SELECT $1::timestamptz[]', values: [[i.now]] }),
+      (i) => ({ name: i.now < '2005' ? 'a' : 'b', text: 'SELECT $1', values: [i.now] }),
+      (i) => ({ name: 'x', text: 'SELECT $1', values: [i.now], ...(i.now < '2005' ? { heavy: true } : {}) }),
+    ];
+    for (const [k, b] of builders.entries()) {
+      const { calls, build } = counted(b);
+      const memo = new StatementMemo<Input>(8, build);
+      for (const now of NOWS) assert.deepEqual(memo.statement('k', { now, term: 'a' }), b({ now, term: 'a' }), `builder ${k}`);
+      assert.equal(calls.n, 2 + NOWS.length, `builder ${k}: built for every statement after the two probes`);
+    }
+  });
+
+  test('no key, no memo; at most `capacity` keys, forgotten all at once when full', () => {
+    const { calls, build } = counted((i) => ({ name: 'x', text: `SELECT $1 /* ${i.term} */`, values: [i.now] }));
+    const memo = new StatementMemo<Input>(3, build);
+    memo.statement(null, { now: NOWS[0]!, term: 'a' });
+    assert.equal(calls.n, 1);
+    assert.equal(memo.size, 0);
+    for (const term of ['a', 'b', 'c', 'd']) assert.equal(memo.statement(term, { now: NOWS[1]!, term }).text, `SELECT $1 /* ${term} */`);
+    assert.ok(memo.size <= 3);
+    assert.deepEqual(memo.statement('d', { now: NOWS[2]!, term: 'd' }).values, [NOWS[2]]);
+  });
+});
+
+describe('Events first pages from the memo', () => {
+  const queries = [
+    '', 'limit=50', 'sort=-startLocalDate', 'sort=startInstant&limit=3', 'sort=-startInstant', 'sort=updatedAt&fields=name,updatedAt',
+    'fields=name,schedule,artists,venues,links,ticketLinks&include=artists,venues', 'fields=name,directEventSeries,editionPrograms',
+    'temporalPhaseCode=upcoming', 'temporalPhaseCode=current', 'temporalPhaseCode=current&sort=-startInstant', 'temporalPhaseCode=historical&sort=-startLocalDate',
+    'temporalPhaseCode=indeterminate', 'nameContains=tour', 'nameContains=señor kalani live', 'nameContains=xx', 'cityContains=london', 'countryContains=de',
+    'nameContains=tour&temporalPhaseCode=upcoming', 'administrativeStateCode=cancelled', 'startInstantGte=2026-01-01T00:00:00Z&startInstantLt=2026-02-01T00:00:00Z',
+    'startLocalDateGte=2026-03-01&startLocalDateLt=2026-04-01', 'sort=updatedAt&updatedSince=2026-01-01T00:00:00Z&fields=name,updatedAt',
+    'near=51.5072,-0.1276', 'near=51.5072,-0.1276&temporalPhaseCode=upcoming', 'near=-33.4489,-70.6693&radiusKm=50&sort=-startLocalDate', 'artistId=abcdefghijkl',
+    'venueId=abcdefghijkl&temporalPhaseCode=upcoming', 'seriesId=abcdefghijkl', 'seriesId=abcdefghijkl&editionId=bcdefghijklm',
+  ];
+  const plan = (qs: string, now: string) => planEvents('/v1/events', parseEventControls(parseQueryString(qs)), new Date(now));
+  test('every query, at every operation time, as eventsPageStatement builds it; the parts of a bounded search and the shapes too', () => {
+    for (const qs of queries) {
+      for (const now of NOWS) {
+        const p = plan(qs, now);
+        assert.deepEqual(pageStatement(p), eventsPageStatement(p), `${qs} at ${now}`);
+      }
+    }
+    for (const now of NOWS) {
+      const p = plan('nameContains=xx', now);
+      for (const part of ['walked', 'rest'] as const) assert.deepEqual(pageStatement(p, { part, rows: 500 }), eventsPageStatement(p, { part, rows: 500 }));
+      const q = plan('cityContains=london', now);
+      for (const shape of ['walk', 'matches'] as const) {
+        for (const heavy of [false, true]) assert.deepEqual(pageStatement(q, undefined, { shape, heavy }), eventsPageStatement(q, undefined, { shape, heavy }));
+      }
+    }
+  });
+
+  test('the pages the benchmark reads are kept (learnt once, not built per request)', () => {
+    for (const qs of ['', 'temporalPhaseCode=current', 'temporalPhaseCode=upcoming', 'sort=updatedAt&updatedSince=2026-01-01T00:00:00Z&fields=name,updatedAt', 'near=51.5072,-0.1276&temporalPhaseCode=upcoming']) {
+      const { calls, build } = counted((i) => eventsPageStatement({ ...plan(qs, i.now) }));
+      const memo = new StatementMemo<Input>(8, build);
+      for (const now of NOWS) memo.statement(qs, { now, term: '' });
+      assert.equal(calls.n, 2, qs);
+    }
+  });
+
+  test('a cursor page is built, not kept', () => {
+    const p = { ...plan('', NOWS[0]!), after: ['2026-03-15', 0, '2026-03-15 20:00:00+00', 'abcdefghijkl'] };
+    assert.deepEqual(pageStatement(p), eventsPageStatement(p));
+  });
+});
