@@ -22,6 +22,7 @@ import {
 import { selectedMediaJoin } from './items.js';
 import { Params } from './sql.js';
 import type { Statement } from './statement.js';
+import { NOW_PROBES, StatementMemo } from './statement-memo.js';
 
 /** The detail's row: an Event row plus its memberships' JSON texts (when selected). */
 interface EventDetailRow extends EventRow {
@@ -47,6 +48,17 @@ export function eventDetailStatement(eventId: string, controls: EventDetailContr
   return { name: 'events.detail', text, values: p.values, stablePlan: true };
 }
 
+/** The detail's statement per field selection, the Event and the operation time as values (queries/statement-memo.ts). */
+const details = new StatementMemo<{ readonly eventId: string; readonly controls: EventDetailControls; readonly now: string }>(
+  64,
+  ({ eventId, controls, now }) => eventDetailStatement(eventId, controls, now),
+  { now: NOW_PROBES, eventId: ['000000000000', 'zzzzzzzzzzzz'] },
+);
+
+/** eventDetailStatement, from the memo. */
+export const detailStatement = (eventId: string, controls: EventDetailControls, now: string): Statement =>
+  details.statement(JSON.stringify(controls), { eventId, controls, now });
+
 /** A membership array of the detail's row, its rows tagged with the Event as the page's statements tag theirs. */
 function ownedRows<R extends { owner_id: string }>(eventId: string, json: string | undefined): R[] | undefined {
   if (json === undefined) return undefined;
@@ -59,7 +71,7 @@ export async function fetchEventDetail(
   controls: EventDetailControls,
   now: string,
 ): Promise<{ row: EventRow; relations: EventRelationRows } | null> {
-  const [row] = (await eventRows(reader, eventDetailStatement(eventId, controls, now))) as EventDetailRow[];
+  const [row] = (await eventRows(reader, detailStatement(eventId, controls, now))) as EventDetailRow[];
   if (row === undefined) return null;
   const relations = await fetchEventRelations(reader, [row.id], controls.fields, controls.include, {
     stored: anyPlain(plainPreviews(controls.fields, controls.include)) ? storedPreviewsOf([row]) : undefined,

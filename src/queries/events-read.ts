@@ -28,7 +28,7 @@ import {
 import { eventRows } from './event-own.js';
 import { WALKED_ROWS, boundedSearch, type ScanPart } from './bounded-scan.js';
 import type { Statement } from './statement.js';
-import { StatementMemo } from './statement-memo.js';
+import { NOW_PROBES, StatementMemo } from './statement-memo.js';
 import { eventsPageStatement, type EventRow } from './events.js';
 import { choiceOfPlan, searchShapeKey, shapedSearch, type PlanNode, type SearchChoice } from './search-shape.js';
 import type { ArtistItemRow, VenueItemRow } from './items.js';
@@ -139,8 +139,10 @@ interface PageStatementInput {
 }
 
 /** First pages' statements, kept per route, controls, part and shape (queries/statement-memo.ts). */
-const firstPages = new StatementMemo<PageStatementInput>(256, ({ now, plan, scan, choice }) =>
-  eventsPageStatement(now === plan.now ? plan : { ...plan, now }, scan, choice),
+const firstPages = new StatementMemo<PageStatementInput>(
+  256,
+  ({ now, plan, scan, choice }) => eventsPageStatement(now === plan.now ? plan : { ...plan, now }, scan, choice),
+  { now: NOW_PROBES },
 );
 
 /**

@@ -1,69 +1,89 @@
 /**
- * First pages' statements, built once per effective controls and reused.
+ * Statements built once per shape and reused: an Events first page per effective controls, an
+ * Event detail per field selection.
  *
- * A page statement's text and values are a function of the plan; on a first page (no cursor) the
- * only part of the plan that changes between two requests with the same controls is the operation
- * time (`now`), and the builders use it as a parameter, never in the text. Building the ≈ 5 KB
- * text, and hashing it again to find its prepared name, was ≈ 9% of Node's CPU on a one-Event
- * search page (docs/performance.md, "Statements built once").
+ * A statement's text and values are a function of its builder's inputs; some inputs (the
+ * operation time `now`, an Event's public id) are only ever values. Building an Events page's
+ * ≈ 5 KB text, and hashing it again to find its prepared name, was ≈ 20% of Node's CPU on a
+ * one-Event search page (docs/performance.md, "Statements built once").
  *
- * What is kept is learnt from the builder itself rather than assumed: the first time a key is
- * seen, the statement is built at two different operation times; it is kept only if the two
- * texts (and everything but the values) are equal and the values differ only where each build
- * has its own operation time as it is. Later requests then get that statement with their own
- * operation time in those places. A builder that writes `now` into the text, or a value derived
- * from it, is simply not memoized (test/unit/statement-memo.test.ts).
+ * What is kept is learnt from the builder itself rather than assumed: the second time a key is
+ * seen, the statement is built twice, each probed input given another of two probe values; it is
+ * kept only if the two texts (and everything but the values) are equal and the values differ only
+ * where each build has a probe as it was given. Later requests get that statement with their own
+ * inputs in those places. A builder that writes a probed input into its text, or a value derived
+ * from one, is simply not memoized (test/unit/statement-memo.test.ts). Written here: no library
+ * memoizes a function by learning which of its inputs are passed through.
  */
 import type { Statement } from './statement.js';
 
 /** Two operation times that share no field (year, month, day, hour, minute, second, millisecond). */
-const PROBES = ['2000-01-01T00:00:00.000Z', '2011-12-13T14:15:16.789Z'] as const;
+export const NOW_PROBES = ['2000-01-01T00:00:00.000Z', '2011-12-13T14:15:16.789Z'] as const;
 
-interface Template {
+/** For each input the builder uses as a value only, two different values to build with (valid inputs). */
+export type ValueProbes<P> = { readonly [K in keyof P]?: readonly [string, string] };
+
+const SEEN = Symbol('seen once');
+
+interface Template<P> {
   readonly statement: Statement;
-  /** The values that are the operation time. */
-  readonly nowAt: readonly number[];
+  /** Where each value-only input goes among the values. */
+  readonly slots: ReadonlyArray<readonly [number, keyof P]>;
 }
 
-export class StatementMemo<P extends { readonly now: string }> {
-  /** A key's template, or null when its statements cannot be reused (then built every time). */
-  private readonly templates = new Map<string, Template | null>();
+export class StatementMemo<P extends object> {
+  /**
+   * A key's template, null when its statements cannot be reused (then built every time), or SEEN
+   * after its first request: a key is learnt on its second, so that queries that never repeat (a
+   * search term of its own per request) cost one build each, as without the memo, not two.
+   */
+  private readonly templates = new Map<string, Template<P> | null | typeof SEEN>();
+  private readonly probed: ReadonlyArray<keyof P>;
 
   constructor(
     private readonly capacity: number,
-    private readonly build: (plan: P) => Statement,
-  ) {}
+    private readonly build: (input: P) => Statement,
+    private readonly probes: ValueProbes<P>,
+  ) {
+    this.probed = Object.keys(probes) as Array<keyof P>;
+  }
 
-  /** The statement of `plan`; `key` names everything but `now` that the builder reads (null: not memoized). */
-  statement(key: string | null, plan: P): Statement {
-    if (key === null) return this.build(plan);
+  /** The statement of `input`; `key` names everything the builder reads but the probed inputs (null: not memoized). */
+  statement(key: string | null, input: P): Statement {
+    if (key === null) return this.build(input);
     let template = this.templates.get(key);
     if (template === undefined) {
-      template = learn(this.build, plan);
       if (this.templates.size >= this.capacity) this.templates.clear();
+      this.templates.set(key, SEEN);
+      return this.build(input);
+    }
+    if (template === SEEN) {
+      template = this.learn(input);
       this.templates.set(key, template);
     }
-    if (template === null) return this.build(plan);
+    if (template === null) return this.build(input);
     const values = template.statement.values.slice();
-    for (const i of template.nowAt) values[i] = plan.now;
+    for (const [i, name] of template.slots) values[i] = input[name];
     return { ...template.statement, values };
   }
 
+  /** Keys seen (learnt or not). */
   get size(): number {
     return this.templates.size;
   }
-}
 
-function learn<P extends { readonly now: string }>(build: (plan: P) => Statement, plan: P): Template | null {
-  const [a, b] = PROBES.map((now) => build({ ...plan, now }));
-  const { values: va, ...restA } = a!;
-  const { values: vb, ...restB } = b!;
-  if (va.length !== vb.length || JSON.stringify(restA) !== JSON.stringify(restB)) return null;
-  const nowAt: number[] = [];
-  for (let i = 0; i < va.length; i++) {
-    if (va[i] === PROBES[0] && vb[i] === PROBES[1]) nowAt.push(i);
-    // anything else the same in both builds (an array of a near walk's cells: equal, not identical)
-    else if (va[i] !== vb[i] && JSON.stringify(va[i]) !== JSON.stringify(vb[i])) return null;
+  private learn(input: P): Template<P> | null {
+    const probe = (k: 0 | 1) => ({ ...input, ...Object.fromEntries(this.probed.map((name) => [name, this.probes[name]![k]])) }) as P;
+    const { values: va, ...restA } = this.build(probe(0));
+    const { values: vb, ...restB } = this.build(probe(1));
+    if (va.length !== vb.length || JSON.stringify(restA) !== JSON.stringify(restB)) return null;
+    const slots: Array<readonly [number, keyof P]> = [];
+    for (let i = 0; i < va.length; i++) {
+      const name = this.probed.find((n) => va[i] === this.probes[n]![0] && vb[i] === this.probes[n]![1]);
+      if (name !== undefined) slots.push([i, name]);
+      // anything else the same in both builds (an array of a near walk's cells: equal, not identical)
+      else if (va[i] !== vb[i] && JSON.stringify(va[i]) !== JSON.stringify(vb[i])) return null;
+    }
+    return { statement: { ...restA, values: va } as Statement, slots };
   }
-  return { statement: a!, nowAt };
 }

@@ -9,8 +9,10 @@ import { parseEventControls } from '../../src/controls/events.js';
 import { parseQueryString } from '../../src/controls/query-string.js';
 import { planEvents } from '../../src/plan/events.js';
 import { eventsPageStatement } from '../../src/queries/events.js';
+import { detailStatement, eventDetailStatement } from '../../src/queries/event-detail.js';
+import { parseEventDetailControls } from '../../src/controls/event-detail.js';
 import { pageStatement } from '../../src/queries/events-read.js';
-import { StatementMemo } from '../../src/queries/statement-memo.js';
+import { NOW_PROBES, StatementMemo } from '../../src/queries/statement-memo.js';
 import type { Statement } from '../../src/queries/statement.js';
 
 interface Input {
@@ -25,12 +27,12 @@ function counted(build: (i: Input) => Statement) {
 }
 
 describe('StatementMemo', () => {
-  test('the operation time as a value: learnt from two builds, then every statement is the one built for its time', () => {
+  test('the operation time as a value: learnt on its second request from two builds, then every statement is the one built for its time', () => {
     const { calls, build } = counted((i) => ({ name: 'x', text: 'SELECT $1::timestamptz, $2, $3', values: [i.now, i.term, 7], stablePlan: true }));
-    const memo = new StatementMemo<Input>(8, build);
+    const memo = new StatementMemo<Input>(8, build, { now: NOW_PROBES });
     for (const now of NOWS) assert.deepEqual(memo.statement('k', { now, term: 'a' }), build({ now, term: 'a' }));
-    // two builds to learn, plus the direct builds of the comparison above
-    assert.equal(calls.n, 2 + NOWS.length);
+    // the first request built as without the memo, the second two builds to learn, then none; plus the direct builds of the comparison above
+    assert.equal(calls.n, 3 + NOWS.length);
   });
 
   test('not kept: the time in the text, a value derived from it, the time inside a value, a differing label or mark', () => {
@@ -43,7 +45,7 @@ describe('StatementMemo', () => {
     ];
     for (const [k, b] of builders.entries()) {
       const { calls, build } = counted(b);
-      const memo = new StatementMemo<Input>(8, build);
+      const memo = new StatementMemo<Input>(8, build, { now: NOW_PROBES });
       for (const now of NOWS) assert.deepEqual(memo.statement('k', { now, term: 'a' }), b({ now, term: 'a' }), `builder ${k}`);
       assert.equal(calls.n, 2 + NOWS.length, `builder ${k}: built for every statement after the two probes`);
     }
@@ -51,7 +53,7 @@ describe('StatementMemo', () => {
 
   test('no key, no memo; at most `capacity` keys, forgotten all at once when full', () => {
     const { calls, build } = counted((i) => ({ name: 'x', text: `SELECT $1 /* ${i.term} */`, values: [i.now] }));
-    const memo = new StatementMemo<Input>(3, build);
+    const memo = new StatementMemo<Input>(3, build, { now: NOW_PROBES });
     memo.statement(null, { now: NOWS[0]!, term: 'a' });
     assert.equal(calls.n, 1);
     assert.equal(memo.size, 0);
@@ -93,14 +95,36 @@ describe('Events first pages from the memo', () => {
   test('the pages the benchmark reads are kept (learnt once, not built per request)', () => {
     for (const qs of ['', 'temporalPhaseCode=current', 'temporalPhaseCode=upcoming', 'sort=updatedAt&updatedSince=2026-01-01T00:00:00Z&fields=name,updatedAt', 'near=51.5072,-0.1276&temporalPhaseCode=upcoming']) {
       const { calls, build } = counted((i) => eventsPageStatement({ ...plan(qs, i.now) }));
-      const memo = new StatementMemo<Input>(8, build);
+      const memo = new StatementMemo<Input>(8, build, { now: NOW_PROBES });
       for (const now of NOWS) memo.statement(qs, { now, term: '' });
-      assert.equal(calls.n, 2, qs);
+      assert.equal(calls.n, 3, qs);
     }
+  });
+
+  test('a query seen once costs one build, as without the memo', () => {
+    const { calls, build } = counted((i) => eventsPageStatement(plan(`nameContains=${i.term}`, i.now)));
+    const memo = new StatementMemo<Input>(8, build, { now: NOW_PROBES });
+    for (const term of ['tour', 'live', 'hall', 'club']) memo.statement(term, { now: NOWS[0]!, term });
+    assert.equal(calls.n, 4);
   });
 
   test('a cursor page is built, not kept', () => {
     const p = { ...plan('', NOWS[0]!), after: ['2026-03-15', 0, '2026-03-15 20:00:00+00', 'abcdefghijkl'] };
     assert.deepEqual(pageStatement(p), eventsPageStatement(p));
+  });
+});
+
+describe('Event details from the memo', () => {
+  test('every field selection, for any Event at any time, as eventDetailStatement builds it, and learnt once per selection', () => {
+    const selections = ['', 'fields=name', 'fields=name,artists,venues', 'fields=name,artists,venues&include=artists', 'fields=name,directEventSeries,editionPrograms,schedule'];
+    const ids = ['Ai7agZ00264V', 'bcdefghijklm', '000000000000'];
+    for (const qs of selections) {
+      const controls = parseEventDetailControls(parseQueryString(qs));
+      for (const id of ids) for (const now of NOWS) assert.deepEqual(detailStatement(id, controls, now), eventDetailStatement(id, controls, now), `${qs} ${id} ${now}`);
+      const { calls, build } = counted((i) => eventDetailStatement(i.term, controls, i.now));
+      const memo = new StatementMemo<Input>(8, build, { now: NOW_PROBES, term: ['000000000000', 'zzzzzzzzzzzz'] });
+      for (const id of ids) for (const now of NOWS) assert.deepEqual(memo.statement(qs, { now, term: id }), eventDetailStatement(id, controls, now));
+      assert.equal(calls.n, 3, qs);
+    }
   });
 });
