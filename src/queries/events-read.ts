@@ -147,11 +147,14 @@ const firstPages = new StatementMemo<PageStatementInput>(
 
 /**
  * eventsPageStatement, for a first page from the memo. Its key is everything the builder reads but
- * `now`: the route, every control as parsed (not only their normalized query: two spellings of one
- * control may differ in a value), the bounded search's part and the search's shape.
+ * `now`: the route, the controls (their normalized query, which determines them: parsed again it
+ * gives the same controls, test/unit/events-controls.test.ts), the bounded search's part and the
+ * search's shape.
  */
 export function pageStatement(plan: EventsPlan, scan?: ScanPart, choice?: SearchChoice): Statement {
-  const key = plan.after === null ? JSON.stringify([plan.path, plan.limit, plan.controls, scan ?? null, choice ?? null]) : null;
+  const part = scan === undefined ? '' : `${scan.part} ${scan.rows}`;
+  const shape = choice === undefined ? '' : `${choice.shape} ${choice.heavy}`;
+  const key = plan.after === null ? `${plan.path}?${plan.normalizedQuery}#${part}#${shape}` : null;
   return firstPages.statement(key, { now: plan.now, plan, scan, choice });
 }
 

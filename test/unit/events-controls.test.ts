@@ -40,6 +40,21 @@ describe('parseEventControls', () => {
     assert.notEqual(normalized('fields=name'), normalized('fields=slug'));
   });
 
+  test('the normalized query determines the controls: parsed again it gives the same controls, but the cursor (the first pages\' statement memo is keyed by it)', () => {
+    const queries = [
+      '', 'limit=20', 'limit=7&sort=-startLocalDate', 'fields=%20name%20', 'fields=name,schedule,artists,venues,links,ticketLinks&include=venues,artists',
+      'nameContains=%20f%C3%AAte%20', 'nameContains=F%C3%8ATE', 'nameContains=Se%C3%B1or%20Kalani', 'nameContains=x%25_y', 'cityContains=%20London', 'countryContains=DE',
+      'temporalPhaseCode=current&sort=-startInstant', 'administrativeStateCode=cancelled&temporalPhaseCode=upcoming',
+      'startInstantGte=2025-01-01T00:00:00.5Z&startInstantLt=2025-02-01T00:00:00Z', 'startLocalDateGte=2026-03-01&startLocalDateLt=2026-04-01',
+      'sort=updatedAt&fields=updatedAt&updatedSince=2025-01-01T00:00:00.1Z', 'near=51.50,-0.12760', 'near=51.5,-0.1276&radiusKm=50.0', 'near=-33.4489,-70.6693&radiusKm=25&sort=startInstant',
+      'artistId=abcdefghijkl', 'venueId=abcdefghijkl&temporalPhaseCode=upcoming', 'seriesId=SrEditioned1&editionId=Ed2024000001', 'cursor=abc&limit=3',
+    ];
+    for (const qs of queries) {
+      const c = parse(qs);
+      assert.deepEqual({ ...parse(encodeQuery(c.normalized)), cursor: c.cursor }, c, qs);
+    }
+  });
+
   test('property: any permutation of parameters and of CSV members normalizes identically', () => {
     const params: [string, string[]][] = [
       ['limit', ['7']],
