@@ -6,7 +6,7 @@
  * order keys (migration 016). The phase filter and the top-N sort then run on index entries, and
  * only the page's Events (limit + 1) are read from the heap, by id. As one OR of the four, the
  * bitmap scan read every candidate's heap page: at 1M Events ≈ 1,180 candidates, 1,187 buffers,
- * ≈ 2.4 ms; from the indexes alone ≈ 300 buffers (docs/performance.md, "current from its indexes
+ * ≈ 2.4 ms; from the indexes alone ≈ 350 buffers (docs/performance.md, "current from its indexes
  * alone"). Index-only as far as the visibility map allows: rows changed since the last VACUUM are
  * checked in the heap, the answer is the same.
  */

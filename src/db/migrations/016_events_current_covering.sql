@@ -2,9 +2,9 @@
 -- `temporalPhaseCode=current` alone needs from its candidates (issue 16, session 19): the phase
 -- rule's inputs (src/queries/phase.ts `phaseSql`), every Events order's keys and the id. That page
 -- asks each index apart (src/queries/current-candidates.ts) and filters, sorts and cuts its
--- candidates from index entries alone: at 1,000,000 demo Events ≈ 300 buffers instead of ≈ 1,300
+-- candidates from index entries alone: at 1,000,000 demo Events ≈ 350 buffers instead of ≈ 1,300
 -- (≈ 1,180 candidates' heap pages). Same keys and predicates, so `current` with other filters
--- reads them as before (a bitmap scan). Together ≈ 110 MB at 1M (were ≈ 18 MB); built in ≈ 6 s.
+-- reads them as before (a bitmap scan). Together ≈ 128 MB at 1M (were ≈ 18 MB); built in ≈ 6 s.
 DROP INDEX events_current_instants;
 DROP INDEX events_current_hours;
 DROP INDEX events_current_dates;
