@@ -10,18 +10,16 @@
  * alone"). Index-only as far as the visibility map allows: rows changed since the last VACUUM are
  * checked in the heap, the answer is the same.
  */
-import { orderBy, type SortKey } from './sql.js';
+import { orderByOutputs, orderKeyOutputs, type SortKey } from './sql.js';
 
 /**
  * The page's Events (`e.*`, at most `limit` rows, in no particular order: the page orders them)
  * among those that meet every condition of `where` (on alias `e`) and one of the `branches`.
  */
 export function currentCandidates(where: readonly string[], branches: readonly string[], keys: readonly SortKey[], limit: string): string {
-  const keyColumns = keys.map((k, i) => `${k.expr} AS o${i}`).join(', ');
-  const parts = branches.map((branch) => `SELECT e.id, ${keyColumns} FROM events e
+  const parts = branches.map((branch) => `SELECT e.id, ${orderKeyOutputs(keys)} FROM events e
         WHERE ${[...where, branch].join('\n          AND ')}`);
-  const candidateOrder = keys.map((k, i) => ({ ...k, expr: `c.o${i}` }));
   return `(SELECT e.* FROM (SELECT c.id FROM (${parts.join('\n        UNION ALL ')}) c
-      ORDER BY ${orderBy(candidateOrder)}
+      ORDER BY ${orderByOutputs('c', keys)}
       ${limit}) c JOIN events e ON e.id = c.id) e`;
 }

@@ -17,7 +17,7 @@ import { nearEventsWalk } from './near-events.js';
 import { boundSql, currentBound, currentBranches, phaseFilter } from './phase.js';
 import { currentCandidates } from './current-candidates.js';
 import { nearWalkBounds, startBranches } from './start-bounds.js';
-import { Params, keysetAfter, opaqueValues, orderBy, rowLimit, wildcardContains, type SortKey } from './sql.js';
+import { Params, keysetAfter, opaqueValues, orderBy, orderByOutputs, orderKeyOutputs, rowLimit, wildcardContains, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
 import { eventOutputs, outputsOf, selectList, sortKeyOutputs, type Output } from './event-columns.js';
 
@@ -177,7 +177,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
   const mediaJoin = selectedMediaJoin('e', c.fields);
   const limit = rowLimit(c.limit + 1);
   // the order keys again, typed, as o0… (what an outer query orders by)
-  const order = keys.map((k, i) => `${k.expr} AS o${i}`).join(', ');
+  const order = orderKeyOutputs(keys);
   const stored = storedPreviewColumns(plainPreviews(c.fields, c.include));
   // a filter that bounds the start of a start order (the phase, or the other start column): two
   // branches, a range of the order's index from the bound and the Events that escape it
@@ -223,7 +223,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
     const all = [...usuals, ...branches.rares].map((r) => (r.unindexed ? sorted(r.condition) : branch(r.condition)));
     // the union keeps the order keys only while the stored previews still have to be ordered
     const text = `SELECT ${stored.length > 0 ? 'u.*' : outputsOf('u', outputs)} FROM (${all.join('\n    UNION ALL ')}) u
-    ORDER BY ${outerOrder('u', keys)}
+    ORDER BY ${orderByOutputs('u', keys)}
     ${limit}`;
     return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: phaseOnly };
   }
@@ -266,8 +266,6 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
   return { name, text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan, ...(choice?.heavy === true ? { heavy: true } : {}) };
 }
 
-const outerOrder = (alias: string, keys: readonly SortKey[]) => keys.map((k, i) => `${alias}.o${i} ${k.direction.toUpperCase()}`).join(', ');
-
 /**
  * The stored previews a page (or an Event detail) reads: its plain Artist and Venue previews, as their JSON text (parsed
  * once per distinct text by queries/preview-texts.ts, not by the driver on every read).
@@ -289,6 +287,6 @@ function withStoredPreviews(inner: string, keys: readonly SortKey[], stored: rea
   if (stored.length === 0) return inner;
   return `SELECT ${outputsOf('pg', outputs)}, ${stored.join(', ')}
     FROM (${inner}) pg LEFT JOIN event_previews ep ON ep.event_id = pg.id
-    ORDER BY ${outerOrder('pg', keys)}`;
+    ORDER BY ${orderByOutputs('pg', keys)}`;
 }
 

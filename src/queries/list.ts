@@ -13,7 +13,7 @@ import type { Reader } from '../db/reader.js';
 import type { ListPlan, ListShape } from '../plan/list.js';
 import { splitPage } from './page.js';
 import { parentSelect, requireParent, type Parent } from './parents.js';
-import { Params, keyText, keysetAfter, orderBy, rowLimit, type SortKey } from './sql.js';
+import { Params, keyText, keysetAfter, orderBy, orderKeyOutputs, rowLimit, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
 
 export interface ListSource {
@@ -80,7 +80,7 @@ export function listPageStatement(build: SourceBuilder, after: readonly CursorKe
     late === undefined
       ? `${src.from}
     WHERE ${conditions}`
-      : `(SELECT ${late.alias}.id, ${src.keys.map((k, i) => `${k.expr} AS o${i}`).join(', ')}
+      : `(SELECT ${late.alias}.id, ${orderKeyOutputs(src.keys)}
       FROM ${src.from}
       WHERE ${conditions}
       ORDER BY ${orderBy(src.keys)}

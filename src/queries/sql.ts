@@ -95,6 +95,16 @@ export function orderBy(keys: readonly SortKey[]): string {
   return keys.map((k) => `${k.expr} ${k.direction.toUpperCase()}`).join(', ');
 }
 
+/** The order keys as output columns o0, o1…, typed (what an outer query orders by: orderByOutputs). */
+export function orderKeyOutputs(keys: readonly SortKey[]): string {
+  return keys.map((k, i) => `${k.expr} AS o${i}`).join(', ');
+}
+
+/** ORDER BY the order keys an inner query output as o0, o1… (orderKeyOutputs) under `alias`. */
+export function orderByOutputs(alias: string, keys: readonly SortKey[]): string {
+  return keys.map((k, i) => `${alias}.o${i} ${k.direction.toUpperCase()}`).join(', ');
+}
+
 /** A containment pattern where `%` and `_` in the term stay wildcards (use with ESCAPE ''). */
 export function wildcardContains(term: string): string {
   return `%${term}%`;
