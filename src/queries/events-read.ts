@@ -10,8 +10,10 @@
  * (at most 3 at once, enforced by the Reader).
  */
 import type { Reader } from '../db/reader.js';
-import type { EventsPlan } from '../plan/events.js';
-import type { EventField, EventInclude } from '../plan/event-fields.js';
+import { EVENT_SORT_KEYS, type EventsPlan } from '../plan/events.js';
+import { malformedCursor, type CursorKey } from '../controls/cursor.js';
+import { keysMatch, type KeyKind } from '../controls/cursor-keys.js';
+import type { EventField, EventInclude, EventSort } from '../plan/event-fields.js';
 import {
   artistPreviewsStatement,
   directSeriesStatement,
@@ -145,17 +147,73 @@ const firstPages = new StatementMemo<PageStatementInput>(
   { now: NOW_PROBES },
 );
 
+/** A cursor page's input: the cursor's keys one by one (k0…), each probed as a value. */
+interface CursorPageInput extends PageStatementInput {
+  readonly k0?: CursorKey;
+  readonly k1?: CursorKey;
+  readonly k2?: CursorKey;
+  readonly k3?: CursorKey;
+}
+const KEY_NAMES = ['k0', 'k1', 'k2', 'k3'] as const;
+
 /**
- * eventsPageStatement, for a first page from the memo. Its key is everything the builder reads but
- * `now`: the route, the controls (their normalized query, which determines them: parsed again it
- * gives the same controls, test/unit/events-controls.test.ts), the bounded search's part and the
- * search's shape.
+ * Two values of each kind of cursor key (plan/events.ts checks a cursor's keys are of these kinds
+ * before any statement is built), none equal to another kind's, to NOW_PROBES or to anything the
+ * builder derives from them.
+ */
+const KEY_PROBES: Readonly<Record<KeyKind, readonly [CursorKey, CursorKey]>> = {
+  date: ['1971-02-03', '1983-04-05'],
+  rank: [0, 1],
+  timestamp: ['1972-03-04 05:06:07.1+00', '1984-05-06 07:08:09.2+00'],
+  timestampOrMinusInfinity: ['1973-04-05 06:07:08.3+00', '1985-06-07 08:09:10.4+00'],
+  publicId: ['probeAAAAAA1', 'probeBBBBBB2'],
+  name: ['probe name a', 'probe name b'],
+  distance: ['0.5', '1.5'],
+};
+
+/**
+ * Cursor pages' statements, one memo per sort (its keys' kinds give the probes): every page of a
+ * traversal has the same controls, so its statement is learnt on the second page and later pages
+ * only put their cursor's keys in.
+ */
+export function cursorPagesMemo(
+  kinds: readonly KeyKind[],
+  capacity: number,
+  build: typeof eventsPageStatement = eventsPageStatement,
+): StatementMemo<CursorPageInput> {
+  return new StatementMemo<CursorPageInput>(
+    capacity,
+    (input) => build({ ...input.plan, now: input.now, after: kinds.map((_, i) => input[KEY_NAMES[i]!] as CursorKey) }, input.scan, input.choice),
+    { now: NOW_PROBES, ...Object.fromEntries(kinds.map((kind, i) => [KEY_NAMES[i], KEY_PROBES[kind]])) },
+  );
+}
+const cursorPages = Object.fromEntries(
+  Object.entries(EVENT_SORT_KEYS).map(([sort, kinds]) => [sort, cursorPagesMemo(kinds, 256)]),
+) as Record<EventSort, StatementMemo<CursorPageInput>>;
+
+/** The input of cursorPagesMemo's statement for a cursor page: the page's own, and its cursor's keys as k0… */
+export function cursorPageInput(plan: EventsPlan, scan?: ScanPart, choice?: SearchChoice): CursorPageInput {
+  return { now: plan.now, plan, scan, choice, ...Object.fromEntries((plan.after ?? []).map((value, i) => [KEY_NAMES[i], value])) };
+}
+
+/**
+ * eventsPageStatement, from the memo. Its key is everything the builder reads but `now` and the
+ * cursor's keys: the route, the controls (their normalized query, which determines them: parsed
+ * again it gives the same controls, test/unit/events-controls.test.ts), the bounded search's part,
+ * the search's shape, and for a cursor page which of its keys are -infinity (a key's class; its
+ * value is only ever a parameter).
  */
 export function pageStatement(plan: EventsPlan, scan?: ScanPart, choice?: SearchChoice): Statement {
   const part = scan === undefined ? '' : `${scan.part} ${scan.rows}`;
   const shape = choice === undefined ? '' : `${choice.shape} ${choice.heavy}`;
-  const key = plan.after === null ? `${plan.path}?${plan.normalizedQuery}#${part}#${shape}` : null;
-  return firstPages.statement(key, { now: plan.now, plan, scan, choice });
+  const key = `${plan.path}?${plan.normalizedQuery}#${part}#${shape}`;
+  const after = plan.after;
+  if (after === null) return firstPages.statement(key, { now: plan.now, plan, scan, choice });
+  // what keysetAfter checks when it builds: a statement from the memo puts the keys in unbuilt
+  // (planEvents checked them first; this keeps the query layer's own guard)
+  if (!keysMatch(EVENT_SORT_KEYS[plan.controls.sort], after)) throw malformedCursor();
+  const classes = after.map((v) => (v === '-infinity' ? 'i' : typeof v)).join(',');
+  return cursorPages[plan.controls.sort].statement(after.length <= KEY_NAMES.length ? `${key}#${classes}` : null, cursorPageInput(plan, scan, choice));
 }
 
 /**

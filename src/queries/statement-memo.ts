@@ -21,7 +21,7 @@ import type { Statement } from './statement.js';
 export const NOW_PROBES = ['2000-01-01T00:00:00.000Z', '2011-12-13T14:15:16.789Z'] as const;
 
 /** For each input the builder uses as a value only, two different values to build with (valid inputs). */
-export type ValueProbes<P> = { readonly [K in keyof P]?: readonly [string, string] };
+export type ValueProbes<P> = { readonly [K in keyof P]?: readonly [unknown, unknown] };
 
 const SEEN = Symbol('seen once');
 
@@ -74,8 +74,16 @@ export class StatementMemo<P extends object> {
 
   private learn(input: P): Template<P> | null {
     const probe = (k: 0 | 1) => ({ ...input, ...Object.fromEntries(this.probed.map((name) => [name, this.probes[name]![k]])) }) as P;
-    const { values: va, ...restA } = this.build(probe(0));
-    const { values: vb, ...restB } = this.build(probe(1));
+    let a: Statement;
+    let b: Statement;
+    try {
+      a = this.build(probe(0));
+      b = this.build(probe(1));
+    } catch {
+      return null; // a builder that refuses a probe (not a value it only passes on): built every time
+    }
+    const { values: va, ...restA } = a;
+    const { values: vb, ...restB } = b;
     if (va.length !== vb.length || JSON.stringify(restA) !== JSON.stringify(restB)) return null;
     const slots: Array<readonly [number, keyof P]> = [];
     for (let i = 0; i < va.length; i++) {

@@ -11,7 +11,9 @@ import { planEvents } from '../../src/plan/events.js';
 import { eventsPageStatement } from '../../src/queries/events.js';
 import { detailStatement, eventDetailStatement } from '../../src/queries/event-detail.js';
 import { parseEventDetailControls } from '../../src/controls/event-detail.js';
-import { pageStatement } from '../../src/queries/events-read.js';
+import { cursorPageInput, cursorPagesMemo, pageStatement } from '../../src/queries/events-read.js';
+import { EVENT_SORT_KEYS } from '../../src/plan/events.js';
+import type { CursorKey } from '../../src/controls/cursor.js';
 import { NOW_PROBES, StatementMemo } from '../../src/queries/statement-memo.js';
 import type { Statement } from '../../src/queries/statement.js';
 
@@ -108,9 +110,54 @@ describe('Events first pages from the memo', () => {
     assert.equal(calls.n, 4);
   });
 
-  test('a cursor page is built, not kept', () => {
-    const p = { ...plan('', NOWS[0]!), after: ['2026-03-15', 0, '2026-03-15 20:00:00+00', 'abcdefghijkl'] };
-    assert.deepEqual(pageStatement(p), eventsPageStatement(p));
+  // cursor keys of each sort's kinds (plan/events.ts EVENT_SORT_KEYS), -infinity among them
+  const cursors: Record<string, ReadonlyArray<readonly CursorKey[]>> = {
+    date: [['2026-03-15', 0, '2026-03-15 20:00:00+00', 'abcdefghijkl'], ['2032-12-01', 1, '-infinity', 'Ai7agZ000Itf'], ['0001-01-01', 0, '2026-03-15 20:00:00.5+00', '000000000000']],
+    instant: [['2026-03-15 20:00:00+00', 'abcdefghijkl'], ['1999-12-31 23:59:59.999999+00', 'Ai7agZ000Itf']],
+  };
+  const cursorsOf = (p: ReturnType<typeof plan>) => cursors[EVENT_SORT_KEYS[p.controls.sort].length === 4 ? 'date' : 'instant']!;
+
+  test('cursor pages: every query, cursor and operation time, as eventsPageStatement builds it; the parts and shapes too', () => {
+    for (const qs of queries) {
+      for (const now of NOWS) {
+        for (const after of cursorsOf(plan(qs, now))) {
+          const p = { ...plan(qs, now), after };
+          assert.deepEqual(pageStatement(p), eventsPageStatement(p), `${qs} after ${after.join(' ')} at ${now}`);
+        }
+      }
+    }
+    for (const now of NOWS) {
+      for (const after of cursors.date!) {
+        const p = { ...plan('nameContains=xx', now), after };
+        for (const part of ['walked', 'rest'] as const) assert.deepEqual(pageStatement(p, { part, rows: 500 }), eventsPageStatement(p, { part, rows: 500 }));
+        const q = { ...plan('cityContains=london', now), after };
+        for (const shape of ['walk', 'matches'] as const) {
+          for (const heavy of [false, true]) assert.deepEqual(pageStatement(q, undefined, { shape, heavy }), eventsPageStatement(q, undefined, { shape, heavy }));
+        }
+      }
+    }
+  });
+
+  test('a traversal\'s pages are kept: learnt on its second page, then its cursor keys put in', () => {
+    for (const qs of ['', 'sort=-startLocalDate', 'sort=updatedAt&updatedSince=2026-01-01T00:00:00Z&fields=name,updatedAt', 'temporalPhaseCode=upcoming', 'near=51.5072,-0.1276&temporalPhaseCode=upcoming', 'sort=startInstant', 'nameContains=tour']) {
+      const calls = { n: 0 };
+      const first = plan(qs, NOWS[0]!);
+      const memo = cursorPagesMemo(EVENT_SORT_KEYS[first.controls.sort], 8, (...args) => (calls.n++, eventsPageStatement(...args)));
+      for (const now of NOWS) {
+        for (const after of cursorsOf(first)) {
+          const p = { ...plan(qs, now), after };
+          assert.deepEqual(memo.statement(qs, cursorPageInput(p)), eventsPageStatement(p), `${qs} after ${after.join(' ')} at ${now}`);
+        }
+      }
+      assert.equal(calls.n, 3, qs);
+    }
+  });
+
+  test('a cursor whose keys are not of its sort\'s kinds is refused before any statement, as it was', () => {
+    const p = plan('', NOWS[0]!);
+    // the page's statement learnt first, so the refusal is not the builder's
+    for (let i = 0; i < 3; i++) pageStatement({ ...p, after: ['2026-03-15', 0, '2026-03-15 20:00:00+00', 'abcdefghijkl'] });
+    assert.throws(() => pageStatement({ ...p, after: ['2026-03-15', 0, 'not a time', 'abcdefghijkl'] }), /cursor/);
   });
 });
 
