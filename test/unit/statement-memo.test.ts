@@ -53,6 +53,19 @@ describe('StatementMemo', () => {
     }
   });
 
+  test('a builder that refuses a probe is built every time, and its own refusals still reach the caller', () => {
+    const { calls, build } = counted((i) => {
+      if (i.now < '2012') throw new Error(`refused ${i.now}`);
+      return { name: 'x', text: 'SELECT $1', values: [i.now] };
+    });
+    const memo = new StatementMemo<Input>(8, build, { now: NOW_PROBES });
+    const later = ['2026-03-15T12:00:00.000Z', '2030-01-01T00:00:00.000Z', '2026-03-15T12:00:00.001Z'];
+    for (const now of later) assert.deepEqual(memo.statement('k', { now, term: 'a' }).values, [now]);
+    // the first request built once, the second tried the probes (the first refused) and built, the third built
+    assert.equal(calls.n, 1 + 2 + 1);
+    assert.throws(() => memo.statement('k', { now: NOWS[3]!, term: 'a' }), /refused 1999/);
+  });
+
   test('no key, no memo; at most `capacity` keys, forgotten all at once when full', () => {
     const { calls, build } = counted((i) => ({ name: 'x', text: `SELECT $1 /* ${i.term} */`, values: [i.now] }));
     const memo = new StatementMemo<Input>(3, build, { now: NOW_PROBES });
