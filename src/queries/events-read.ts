@@ -199,9 +199,8 @@ export function cursorPageInput(plan: EventsPlan, scan?: ScanPart, choice?: Sear
 /**
  * eventsPageStatement, from the memo. Its key is everything the builder reads but `now` and the
  * cursor's keys: the route, the controls (their normalized query, which determines them: parsed
- * again it gives the same controls, test/unit/events-controls.test.ts), the bounded search's part,
- * the search's shape, and for a cursor page which of its keys are -infinity (a key's class; its
- * value is only ever a parameter).
+ * again it gives the same controls, test/unit/events-controls.test.ts), the bounded search's part
+ * and the search's shape. A cursor's keys are only ever parameters (`keysetAfter`), -infinity too.
  */
 export function pageStatement(plan: EventsPlan, scan?: ScanPart, choice?: SearchChoice): Statement {
   const part = scan === undefined ? '' : `${scan.part} ${scan.rows}`;
@@ -212,8 +211,7 @@ export function pageStatement(plan: EventsPlan, scan?: ScanPart, choice?: Search
   // what keysetAfter checks when it builds: a statement from the memo puts the keys in unbuilt
   // (planEvents checked them first; this keeps the query layer's own guard)
   if (!keysMatch(EVENT_SORT_KEYS[plan.controls.sort], after)) throw malformedCursor();
-  const classes = after.map((v) => (v === '-infinity' ? 'i' : typeof v)).join(',');
-  return cursorPages[plan.controls.sort].statement(after.length <= KEY_NAMES.length ? `${key}#${classes}` : null, cursorPageInput(plan, scan, choice));
+  return cursorPages[plan.controls.sort].statement(key, cursorPageInput(plan, scan, choice));
 }
 
 /**

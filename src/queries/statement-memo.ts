@@ -1,6 +1,6 @@
 /**
- * Statements built once per shape and reused: an Events first page per effective controls, an
- * Event detail per field selection.
+ * Statements built once per shape and reused: an Events page per effective controls (first pages,
+ * and the cursor pages of a traversal), an Event detail per field selection.
  *
  * A statement's text and values are a function of its builder's inputs; some inputs (the
  * operation time `now`, an Event's public id) are only ever values. Building an Events page's
