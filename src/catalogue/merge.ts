@@ -9,7 +9,9 @@
  * 3. Entities absent from the document whose profile media is in it get their media part
  *    recomputed: a ready media whose public fields change advances their markers too.
  * 4. With --replace, entities absent from the document are deleted (children first).
- * 5. Derived data: primary Venue keys, Artist public media, stored Event previews, Event places.
+ * 5. Derived data: primary Venue keys, Artist public media, Artist and Venue rich previews (stored
+ *    with the rows written, then for members absent from the document showing one of its media),
+ *    stored Event previews, Event places.
  * Into empty tables, the secondary indexes and foreign keys are built after the load
  * (bulk-load.ts), and the upserts are plain INSERTs.
  */
@@ -19,7 +21,9 @@ import { ARTIST_PUBLIC_MEDIA_FROM_STAGE, refreshArtistPublicMedia } from './arti
 import { deferIndexes } from './bulk-load.js';
 import { refreshEventPlaces } from './event-places.js';
 import { isBulkImport, refreshEventPreviews } from './event-previews.js';
+import { refreshMemberPreviews } from './member-previews.js';
 import { PRIMARY_VENUE_KEYS_FROM_STAGE, refreshPrimaryVenueKeys } from './primary-venue.js';
+import { renderRichPreview, type PreviewMember } from '../queries/member-previews.js';
 import { STAGE } from './rows.js';
 
 /**
@@ -46,6 +50,8 @@ interface MergeSpec {
   readonly columns: ReadonlyArray<readonly [column: string, expression: string]>;
   readonly joins: string;
   readonly hash: string;
+  /** A member whose rich preview is stored on its row (migration 017), rendered from the row written. */
+  readonly preview?: PreviewMember;
 }
 
 const MERGE: Record<Collection, MergeSpec> = {
@@ -62,6 +68,7 @@ const MERGE: Record<Collection, MergeSpec> = {
     ],
     joins: '',
     hash: `s.own_hash || ':' || ${ARTIST_MEDIA_FROM_STAGE}`,
+    preview: 'artists',
   },
   venues: {
     columns: [
@@ -74,6 +81,7 @@ const MERGE: Record<Collection, MergeSpec> = {
     ],
     joins: PROFILE,
     hash: WITH_PROFILE,
+    preview: 'venues',
   },
   series: {
     columns: [...same('active', 'slug', 'name', 'name_lower', 'description', 'structure_code'), ['profile_media_id', 'm.id'], ...same('links', 'authoring')],
@@ -150,11 +158,23 @@ export interface CollectionCounts {
  */
 function upsertSql(collection: Collection, explicit: boolean, fresh: boolean): string {
   const spec = MERGE[collection];
-  const columns = ['public_id', ...spec.columns.map(([c]) => c), 'updated_at', 'projection_hash'];
+  const written = ['public_id', ...spec.columns.map(([c]) => c), 'updated_at', 'projection_hash'];
   const values = ['s.public_id', ...spec.columns.map(([, e]) => e), explicit ? 's.updated_at' : 'now()', spec.hash];
+  const from = `FROM ${STAGE[collection].table} s ${spec.joins}
+     WHERE s.updated_at IS ${explicit ? 'NOT ' : ''}NULL`;
+  // an Artist's or Venue's rich preview is rendered from the row being written: its values under
+  // their columns' names (and types), then the one rendering of queries/member-previews.ts
+  const preview = spec.preview;
+  const columns = preview === undefined ? written : [...written, 'rich_preview'];
+  const select =
+    preview === undefined
+      ? `SELECT ${values.join(', ')} ${from}`
+      : `SELECT n.*, ${renderRichPreview(preview, 'n')}
+      FROM (SELECT ${values.map((v, i) => `${v} AS ${written[i]}`).join(', ')} ${from}) n`;
   const updatedAt = explicit ? 'EXCLUDED.updated_at' : 'CASE WHEN t.projection_hash = EXCLUDED.projection_hash THEN t.updated_at ELSE EXCLUDED.updated_at END';
   const sets = [
     ...spec.columns.map(([c]) => `${c} = EXCLUDED.${c}`),
+    ...(preview === undefined ? [] : ['rich_preview = EXCLUDED.rich_preview']),
     'projection_hash = EXCLUDED.projection_hash',
     `updated_at = ${updatedAt}`,
     // an Event counts the changes of its marker (migration 015: the calendar feeds' SEQUENCE)
@@ -163,8 +183,7 @@ function upsertSql(collection: Collection, explicit: boolean, fresh: boolean): s
   const conflict = fresh ? '' : `ON CONFLICT (public_id) DO UPDATE SET ${sets.join(', ')}`;
   return `WITH r AS (
     INSERT INTO ${collection} AS t (${columns.join(', ')})
-    SELECT ${values.join(', ')} FROM ${STAGE[collection].table} s ${spec.joins}
-     WHERE s.updated_at IS ${explicit ? 'NOT ' : ''}NULL
+    ${select}
     ${conflict}
     RETURNING (t.xmax::text = '0') AS inserted, (t.updated_at = now()) AS stamped)
   SELECT count(*)::int AS n, (count(*) FILTER (WHERE inserted))::int AS inserted,
@@ -260,6 +279,8 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
     // derived columns of entities the document does not carry (with --replace, there are none)
     await refreshPrimaryVenueKeys(client);
     await refreshArtistPublicMedia(client);
+    // after the Artists' public media: the members the document does not carry that show its media
+    await refreshMemberPreviews(client);
   }
   // last: the previews read the merged members, memberships and Artist public media
   await refreshEventPreviews(client, { analyzed, everyEvent: deferred.first });

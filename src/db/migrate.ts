@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 import { fillEventPlaces } from '../catalogue/event-places.js';
 import { fillMissingEventPreviews } from '../catalogue/event-previews.js';
+import { fillMemberPreviews } from '../catalogue/member-previews.js';
 import type { Database } from './database.js';
 
 // Next to this module: src/db/migrations (sources, tests) or dist/db/migrations (the built and the
@@ -29,6 +30,7 @@ const ADVISORY_LOCK_KEY = 7_424_510_031; // "lineup" migrations
 const FILL_AFTER: Record<number, (client: pg.PoolClient) => Promise<unknown>> = {
   5: fillMissingEventPreviews,
   7: fillEventPlaces,
+  17: fillMemberPreviews,
 };
 
 export interface Migration {

@@ -7,6 +7,7 @@ import { Params, rowLimit } from './sql.js';
 import { ARTIST_ITEM_COLUMNS, VENUE_ITEM_COLUMNS, artistMediaJoin, singleMediaJoin } from './items.js';
 import type { EventField, EventInclude } from '../plan/event-fields.js';
 import type { Statement } from './statement.js';
+import { renderRichPreview, type PreviewMember } from './member-previews.js';
 
 export const PREVIEW_SIZE = 5;
 
@@ -18,6 +19,8 @@ interface PreviewShape {
   readonly alias: string;
   readonly columns: string;
   readonly mediaJoin: string;
+  /** Rich: each member's text is stored on its row (queries/member-previews.ts). */
+  readonly stored: PreviewMember | null;
 }
 
 /**
@@ -26,23 +29,27 @@ interface PreviewShape {
  * outer projection, rendered by `row_to_json` (the stored previews' `to_jsonb` orders the keys
  * differently and costs more; both parse to equal rows: test/catalogue/event-previews.test.ts). The
  * lateral pick carries the member's row, so no member is looked up twice (docs/performance.md).
- * As text, a page's previews reach Node as one column per Event, and equal texts are parsed and
- * projected once (queries/preview-texts.ts, present/event.ts). Events without an active member
- * are absent.
+ * Rich previews (`include`) are the members' stored texts (queries/member-previews.ts), rendered
+ * here only for a row without one. As text, a page's previews reach Node as one column per
+ * Event, and equal texts are parsed and projected once (queries/preview-texts.ts,
+ * present/event.ts). Events without an active member are absent.
  */
 function previewText(shape: PreviewShape): string {
   const m = shape.alias;
+  const [item, rendered] =
+    shape.stored === null
+      ? ['row_to_json(r)::text', `${shape.mediaJoin}\n    CROSS JOIN LATERAL (SELECT ${shape.columns}) r`]
+      : [`coalesce(${m}.rich_preview, ${renderRichPreview(shape.stored, m)})`, ''];
   return `SELECT x.event_id::text AS owner_id,
-           '[' || string_agg(row_to_json(r)::text, ', ' ORDER BY ${m}.name, ${m}.public_id) || ']' AS items
+           '[' || string_agg(${item}, ', ' ORDER BY ${m}.name, ${m}.public_id) || ']' AS items
     FROM unnest($1::bigint[]) AS x(event_id)
     CROSS JOIN LATERAL (
-      SELECT ${memberColumns(m, `${shape.columns} ${shape.mediaJoin}`)}
+      SELECT ${memberColumns(m, `${item} ${rendered}`)}
         FROM ${shape.link} l JOIN ${shape.table} ${m} ON ${m}.id = l.${shape.memberColumn} AND ${m}.active
        WHERE l.event_id = x.event_id
        ORDER BY ${m}.name, ${m}.public_id
        ${rowLimit(PREVIEW_SIZE + 1)}) ${m}
-    ${shape.mediaJoin}
-    CROSS JOIN LATERAL (SELECT ${shape.columns}) r
+    ${rendered}
     GROUP BY x.event_id`;
 }
 
@@ -104,6 +111,7 @@ const ARTIST_PREVIEWS = (rich: boolean): PreviewShape => ({
   alias: 'a',
   columns: ARTIST_ITEM_COLUMNS('a', rich),
   mediaJoin: artistMediaJoin('a'),
+  stored: rich ? 'artists' : null,
 });
 
 const VENUE_PREVIEWS = (rich: boolean): PreviewShape => ({
@@ -113,6 +121,7 @@ const VENUE_PREVIEWS = (rich: boolean): PreviewShape => ({
   alias: 'v',
   columns: VENUE_ITEM_COLUMNS('v', rich),
   mediaJoin: singleMediaJoin('v'),
+  stored: rich ? 'venues' : null,
 });
 
 export const artistPreviewsStatement = (eventIds: readonly string[], rich: boolean): Statement =>

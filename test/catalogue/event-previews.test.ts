@@ -10,6 +10,8 @@ import { describe, test } from 'node:test';
 import type { Database } from '../../src/db/database.js';
 import { Reader } from '../../src/db/reader.js';
 import { fillMissingEventPreviews } from '../../src/catalogue/event-previews.js';
+import { fillMemberPreviews } from '../../src/catalogue/member-previews.js';
+import { renderRichPreview } from '../../src/queries/member-previews.js';
 import { artistPreviewsStatement, venuePreviewsStatement } from '../../src/queries/event-relations.js';
 import { fetchEventRelations, fetchEventsPage } from '../../src/queries/events-read.js';
 import { fetchEventDetail } from '../../src/queries/event-detail.js';
@@ -87,6 +89,52 @@ async function assertMatchesLive(db: Database): Promise<void> {
   }
 }
 
+/** Stored rich previews (migration 017) of every Artist and Venue, by publicId. */
+async function storedRich(db: Database): Promise<Record<string, Row | null>> {
+  const out: Record<string, Row | null> = {};
+  for (const table of ['artists', 'venues'] as const) {
+    const { rows } = await db.pool.query<{ public_id: string; rich_preview: string | null }>(`SELECT public_id, rich_preview FROM ${table}`);
+    for (const r of rows) out[r.public_id] = r.rich_preview === null ? null : (JSON.parse(r.rich_preview) as Row);
+  }
+  return out;
+}
+
+/**
+ * Every Artist's and Venue's stored rich preview is the text queries/member-previews.ts renders
+ * from its row now (the same bytes), and the rich preview statements, which read it, return what
+ * they return with every stored text cleared (rendered live).
+ */
+async function assertRichMatchesLive(db: Database): Promise<void> {
+  for (const table of ['artists', 'venues'] as const) {
+    const { rows } = await db.pool.query<{ public_id: string; rich_preview: string | null; live: string }>(
+      `SELECT m.public_id, m.rich_preview, ${renderRichPreview(table, 'm')} AS live FROM ${table} m`,
+    );
+    assert.ok(rows.length > 0);
+    for (const r of rows) assert.equal(r.rich_preview, r.live, `${table} ${r.public_id}: stored rich preview`);
+  }
+  const { rows: events } = await db.pool.query<{ id: string }>('SELECT id::text FROM events');
+  const ids = events.map((e) => e.id);
+  const read = async () => [
+    (await db.pool.query(artistPreviewsStatement(ids, true).text, [ids])).rows.sort((a, b) => a.owner_id.localeCompare(b.owner_id)),
+    (await db.pool.query(venuePreviewsStatement(ids, true).text, [ids])).rows.sort((a, b) => a.owner_id.localeCompare(b.owner_id)),
+  ];
+  const fromStored = await read();
+  const client = await db.pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('UPDATE artists SET rich_preview = NULL');
+    await client.query('UPDATE venues SET rich_preview = NULL');
+    const live = [
+      (await client.query(artistPreviewsStatement(ids, true).text, [ids])).rows.sort((a, b) => a.owner_id.localeCompare(b.owner_id)),
+      (await client.query(venuePreviewsStatement(ids, true).text, [ids])).rows.sort((a, b) => a.owner_id.localeCompare(b.owner_id)),
+    ];
+    assert.deepEqual(fromStored, live, 'rich preview statements: stored texts = rendered live');
+  } finally {
+    await client.query('ROLLBACK');
+    client.release();
+  }
+}
+
 const names = (rows: Row[]) => rows.map((r) => r.name);
 
 for (const engine of testEngines()) {
@@ -102,6 +150,7 @@ for (const engine of testEngines()) {
       assert.equal(all[E.one]!.artists[0]!.pm_public_id, null, 'a pending media is not shown');
       assert.deepEqual(all[E.none], { artists: [], venues: [] });
       await assertMatchesLive(store.db);
+      await assertRichMatchesLive(store.db);
     });
 
     test('rewritten when a member, a media or the memberships change, and by --replace', async () => {
@@ -111,24 +160,33 @@ for (const engine of testEngines()) {
       assert.deepEqual(names((await stored(store.db))[E.many]!.artists), ['Bo', 'Cy', 'Di', 'Ed', 'Fay', 'Zed']);
       assert.deepEqual(names((await stored(store.db))[E.shared]!.artists), ['Zed', 'Zoe']);
       await assertMatchesLive(store.db);
+      await assertRichMatchesLive(store.db);
       await importDoc(store.db, { artists: [artist(A[0]!, 'Zed', [M.artist], false)] });
       assert.deepEqual(names((await stored(store.db))[E.one]!.artists), []);
       await assertMatchesLive(store.db);
+      await assertRichMatchesLive(store.db);
       // a media alone becomes ready: shown by the Artist's previews; a Venue's media fails
       await importDoc(store.db, { artists: [artist(A[0]!, 'Zed', [M.artist])] });
       await importDoc(store.db, { media: [media(M.artist, 'ready'), media(M.venue, 'failed')] });
       const afterMedia = await stored(store.db);
       assert.equal(afterMedia[E.one]!.artists[0]!.pm_public_id, M.artist);
       assert.equal(afterMedia[E.one]!.venues[0]!.pm_public_id, null);
+      // the Artist and the Venue are not in that document: their rich previews follow their media
+      const rich = await storedRich(store.db);
+      assert.equal(rich[A[0]!]!.pm_public_id, M.artist);
+      assert.equal(rich[V.hall]!.pm_public_id, null);
       await assertMatchesLive(store.db);
+      await assertRichMatchesLive(store.db);
       // a Venue alone: deactivated, and the closed one reopened
       await importDoc(store.db, { venues: [venue(V.club, 'Club', null, false), venue(V.closed, 'Closed')] });
       assert.deepEqual(names((await stored(store.db))[E.many]!.venues), ['Closed', 'Hall']);
       await assertMatchesLive(store.db);
+      await assertRichMatchesLive(store.db);
       // an Event's memberships
       await importDoc(store.db, { events: [event(E.none, [A[2]!], [V.hall])] });
       assert.deepEqual(names((await stored(store.db))[E.none]!.artists), ['Bo']);
       await assertMatchesLive(store.db);
+      await assertRichMatchesLive(store.db);
       // --replace: an Artist and an Event gone
       const doc = baseDocument();
       doc.artists = doc.artists.filter((a) => a.publicId !== A[2]);
@@ -137,6 +195,7 @@ for (const engine of testEngines()) {
       assert.deepEqual(names((await stored(store.db))[E.many]!.artists), ['Amy', 'Cy', 'Di', 'Ed', 'Fay', 'Zed']);
       assert.equal((await stored(store.db))[E.shared], undefined);
       await assertMatchesLive(store.db);
+      await assertRichMatchesLive(store.db);
     });
 
     test('filled for Events without a row (migration 005); until then the read side reads them live', async () => {
@@ -190,6 +249,41 @@ for (const engine of testEngines()) {
       }
       assert.deepEqual(await stored(store.db), before);
       await assertMatchesLive(store.db);
+      await assertRichMatchesLive(store.db);
+    });
+
+    test('rich previews: stored with each Artist and Venue, rendered for one without (migration 017 fills them)', async () => {
+      await importDoc(store.db, baseDocument());
+      const before = await storedRich(store.db);
+      assert.equal(before[A[1]!]!.name, 'Amy');
+      assert.equal(before[V.hall]!.pm_public_id, M.venue);
+      assert.equal(before[A[0]!]!.pm_public_id, null, 'a pending media is not shown');
+      // an Artist renamed alone, by the importer
+      await importDoc(store.db, { artists: [artist(A[1]!, 'Zoe')] });
+      assert.equal((await storedRich(store.db))[A[1]!]!.name, 'Zoe');
+      await assertRichMatchesLive(store.db);
+      const { rows } = await store.db.pool.query<{ id: string }>('SELECT id::text FROM events ORDER BY public_id');
+      const ids = rows.map((r) => r.id);
+      const included = async () => {
+        const rel = await fetchEventRelations(new Reader(store.db), ids, ['artists', 'venues'], ['artists', 'venues']);
+        return ids.map((id) => [rel.artists.get(id) ?? [], rel.venues.get(id) ?? []]);
+      };
+      const fromStored = await included();
+      assert.ok(fromStored.some(([a]) => a.some((x) => (x as Row).name === 'Zoe')));
+      await store.db.pool.query('UPDATE artists SET rich_preview = NULL');
+      await store.db.pool.query('UPDATE venues SET rich_preview = NULL');
+      assert.deepEqual(await included(), fromStored, 'members without a stored text are rendered by the statement');
+      const client = await store.db.pool.connect();
+      try {
+        await client.query('BEGIN');
+        assert.equal(await fillMemberPreviews(client), Object.keys(before).length);
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+      assert.deepEqual(Object.keys(await storedRich(store.db)).sort(), Object.keys(before).sort());
+      await assertRichMatchesLive(store.db);
+      assert.deepEqual(await included(), fromStored);
     });
   });
 }

@@ -92,15 +92,20 @@ for (const engine of engines()) {
     const renameArtist = (id: string, name: string) => w.db.pool.query('UPDATE artists SET name = $1 WHERE id = $2::bigint', [name, id]);
     const artistNames = (item: Record<string, unknown>) => (item.artists as { items: { name: string }[] }).items.map((a) => a.name);
 
-    test('an Artist renamed by hand: a page with include=artists (read live) shows the new name', async () => {
+    // (its stored rich preview is the importer's: cleared by hand, the statement renders it from the row)
+    test('an Artist renamed by hand, its stored rich preview cleared: a page with include=artists shows the new name', async () => {
       const target = await eventWithArtist();
       const params = { fields: 'publicId,artists', include: 'artists' };
       assert.ok(artistNames((await itemOn(target.day, target.public_id, params)).item).includes(target.name));
+      const { rows } = await w.db.pool.query<{ rich_preview: string }>('SELECT rich_preview FROM artists WHERE id = $1::bigint', [target.artist_id]);
+      assert.ok(rows[0]!.rich_preview.includes(JSON.stringify(target.name)), 'the importer stored its rich preview');
       try {
         await renameArtist(target.artist_id, `${target.name} (renamed)`);
+        await w.db.pool.query('UPDATE artists SET rich_preview = NULL WHERE id = $1::bigint', [target.artist_id]);
         assert.ok(artistNames((await itemOn(target.day, target.public_id, params)).item).includes(`${target.name} (renamed)`));
       } finally {
         await renameArtist(target.artist_id, target.name);
+        await w.db.pool.query('UPDATE artists SET rich_preview = $1 WHERE id = $2::bigint', [rows[0]!.rich_preview, target.artist_id]);
       }
     });
 
