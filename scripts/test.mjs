@@ -21,7 +21,11 @@ const only = process.argv.slice(2);
 const engineFiles = (list) => list.filter((file) => /engine|TEST_DATABASE_URL/.test(readFileSync(file, 'utf8')));
 const all = only.length > 0 ? only : find('test');
 const files = (only.length === 0 && process.env.LINEUP_TEST_ENGINES === 'postgres' ? engineFiles(all) : all).sort();
-const engines = process.env.TEST_DATABASE_URL ? 'PGlite and PostgreSQL' : 'PGlite (set TEST_DATABASE_URL to add PostgreSQL)';
+const engines = !process.env.TEST_DATABASE_URL
+  ? 'PGlite (set TEST_DATABASE_URL to add PostgreSQL)'
+  : process.env.LINEUP_TEST_ENGINES === 'postgres'
+    ? `PostgreSQL${only.length === 0 ? ' (the files that run against an engine)' : ''}`
+    : 'PGlite and PostgreSQL';
 console.log(`running ${files.length} test files on ${engines}`);
 const result = spawnSync(
   process.execPath,
