@@ -11,10 +11,10 @@
  * Migration 017 fills every member of an existing catalogue (src/db/migrate.ts).
  */
 import type pg from 'pg';
-import { storeRichPreviewsSql } from '../queries/member-previews.js';
+import { storeRichPreviewsSql, type PreviewMember } from '../queries/member-previews.js';
 import { STAGE } from './rows.js';
 
-const NOT_IMPORTED = (member: 'artists' | 'venues', alias: string) =>
+const NOT_IMPORTED = (member: PreviewMember, alias: string) =>
   `NOT EXISTS (SELECT 1 FROM ${STAGE[member].table} s WHERE s.public_id = ${alias}.public_id)`;
 
 /** Members absent from the document that show an imported media. */
@@ -27,20 +27,17 @@ const FOLLOWERS = {
      WHERE ${NOT_IMPORTED('venues', 'v')}`,
 } as const;
 
-/** After a merge (inside the import transaction): returns the rows rewritten. */
-export async function refreshMemberPreviews(client: pg.PoolClient): Promise<number> {
+/** Stores the rich previews of each kind's `targets` (null: every member); returns the rows rewritten. */
+async function store(client: pg.PoolClient, targets: (member: PreviewMember) => string | null): Promise<number> {
   let written = 0;
   for (const member of ['artists', 'venues'] as const) {
-    written += (await client.query(storeRichPreviewsSql(member, FOLLOWERS[member]))).rowCount ?? 0;
+    written += (await client.query(storeRichPreviewsSql(member, targets(member)))).rowCount ?? 0;
   }
   return written;
 }
 
+/** After a merge (inside the import transaction). */
+export const refreshMemberPreviews = (client: pg.PoolClient) => store(client, (member) => FOLLOWERS[member]);
+
 /** Every member's rich preview (migration 017 on an existing catalogue). */
-export async function fillMemberPreviews(client: pg.PoolClient): Promise<number> {
-  let written = 0;
-  for (const member of ['artists', 'venues'] as const) {
-    written += (await client.query(storeRichPreviewsSql(member, null))).rowCount ?? 0;
-  }
-  return written;
-}
+export const fillMemberPreviews = (client: pg.PoolClient) => store(client, () => null);

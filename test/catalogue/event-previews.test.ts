@@ -114,21 +114,18 @@ async function assertRichMatchesLive(db: Database): Promise<void> {
   }
   const { rows: events } = await db.pool.query<{ id: string }>('SELECT id::text FROM events');
   const ids = events.map((e) => e.id);
-  const read = async () => [
-    (await db.pool.query(artistPreviewsStatement(ids, true).text, [ids])).rows.sort((a, b) => a.owner_id.localeCompare(b.owner_id)),
-    (await db.pool.query(venuePreviewsStatement(ids, true).text, [ids])).rows.sort((a, b) => a.owner_id.localeCompare(b.owner_id)),
+  const byOwner = (rows: { owner_id: string }[]) => rows.sort((a, b) => a.owner_id.localeCompare(b.owner_id));
+  const read = async (q: Pick<typeof db.pool, 'query'>) => [
+    byOwner((await q.query(artistPreviewsStatement(ids, true).text, [ids])).rows),
+    byOwner((await q.query(venuePreviewsStatement(ids, true).text, [ids])).rows),
   ];
-  const fromStored = await read();
+  const fromStored = await read(db.pool);
   const client = await db.pool.connect();
   try {
     await client.query('BEGIN');
     await client.query('UPDATE artists SET rich_preview = NULL');
     await client.query('UPDATE venues SET rich_preview = NULL');
-    const live = [
-      (await client.query(artistPreviewsStatement(ids, true).text, [ids])).rows.sort((a, b) => a.owner_id.localeCompare(b.owner_id)),
-      (await client.query(venuePreviewsStatement(ids, true).text, [ids])).rows.sort((a, b) => a.owner_id.localeCompare(b.owner_id)),
-    ];
-    assert.deepEqual(fromStored, live, 'rich preview statements: stored texts = rendered live');
+    assert.deepEqual(fromStored, await read(client), 'rich preview statements: stored texts = rendered live');
   } finally {
     await client.query('ROLLBACK');
     client.release();
