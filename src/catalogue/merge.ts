@@ -27,11 +27,12 @@ import { renderRichPreview, type PreviewMember } from '../queries/member-preview
 import { STAGE } from './rows.js';
 
 /**
- * Public part of one profile media: its six public fields (and `active`, so a read side that
- * hides inactive media is covered) while it is ready; '-' when it is not ready or absent.
+ * Public part of one profile media (rows.ts `mediaPublicPart`, stored on the media by its merge):
+ * its six public fields (and `active`, so a read side that hides inactive media is covered) while
+ * it is ready; '-' when it is not ready or absent.
  */
 function mediaPart(m: string): string {
-  return `CASE WHEN ${m}.status = 'ready' THEN md5(jsonb_build_array(${m}.public_id, ${m}.src, ${m}.thumbnail_src, ${m}.alt_text, ${m}.width, ${m}.height, ${m}.active)::text) ELSE '-' END`;
+  return `coalesce(${m}.public_part, '-')`;
 }
 
 /** Legacy Artists: every ready profile media in position order (the first one is public). */
@@ -57,7 +58,7 @@ interface MergeSpec {
 const MERGE: Record<Collection, MergeSpec> = {
   media: {
     columns: same('active', 'status', 'src', 'thumbnail_src', 'alt_text', 'width', 'height', 'original_filename',
-      'upload_name', 'storage_key', 'blur_data_url', 'authoring'),
+      'upload_name', 'storage_key', 'blur_data_url', 'authoring', 'public_part'),
     joins: '',
     hash: 's.own_hash',
   },

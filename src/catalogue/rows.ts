@@ -5,8 +5,9 @@
  *
  * Projection hash (decisions §6, spec "Incremental reading rules" 4): the stored
  * `projection_hash` is `own:media`. `own` (computed here) covers the entity's own public
- * projection; `media` (computed in SQL at merge time, see merge.ts) covers the public fields of
- * the profile media it shows, and only while that media is ready. A change of either advances
+ * projection; `media` covers the public fields of the profile media it shows, and only while that
+ * media is ready: each media's part is computed here too (`mediaPublicPart`), stored on the media
+ * (migration 018), and joined at merge time (merge.ts). A change of either advances
  * `updated_at`; galleries, never-public fields and related entities' own edits never do.
  * `active` is part of `own`: re-activating an entity must reach incremental readers.
  */
@@ -57,11 +58,11 @@ const media: StageSpec<'media'> = {
   columns: [
     ['status', 'text'], ['src', 'text'], ['thumbnail_src', 'text'], ['alt_text', 'text'], ['width', 'bigint'],
     ['height', 'bigint'], ['original_filename', 'text'], ['upload_name', 'text'], ['storage_key', 'text'],
-    ['blur_data_url', 'text'],
+    ['blur_data_url', 'text'], ['public_part', 'text'],
   ],
   cells: (r) => [
     r.status, r.src, r.thumbnailSrc, r.altText, int(r.width), int(r.height), r.originalFilename, r.uploadName,
-    r.storageKey, r.blurDataUrl,
+    r.storageKey, r.blurDataUrl, mediaPublicPart(r),
   ],
   own: (r) => [r.active, r.status, r.src, r.thumbnailSrc, r.altText, r.width, r.height],
 };
@@ -164,6 +165,26 @@ const events: StageSpec<'events'> = {
 };
 
 export const STAGE: { readonly [C in Collection]: StageSpec<C> } = { media, artists, venues, series, editions, events };
+
+/**
+ * A media's part of the projection hash of every entity showing it (merge.ts): while it is ready,
+ * the MD5 of its six public fields and `active` as the text PostgreSQL writes for
+ * `jsonb_build_array(public_id, src, thumbnail_src, alt_text, width, height, active)`; '-' when it
+ * is not ready. Until session 22 the merge computed that expression for every Event, Venue, Series,
+ * Edition and Artist media showing a media, on the import's one backend (≈ 6 s of a 1,000,000-Event
+ * first import for the Events alone); here it runs once per media, in the reading's workers.
+ * Written by hand because the hashes already stored must not change: jsonb's array text separates
+ * its elements by ', ' (JSON.stringify by ','), and escapes a string as JSON.stringify does once
+ * NUL and lone surrogates are rejected (validate.ts) — test/catalogue/media-part.test.ts compares
+ * both on each engine.
+ */
+export function mediaPublicPart(r: Pick<RecordOf['media'], 'status' | 'publicId' | 'src' | 'thumbnailSrc' | 'altText' | 'width' | 'height' | 'active'>): string {
+  if (r.status !== 'ready') return '-';
+  const scalar = (v: string | number | boolean | null) =>
+    v === null ? 'null' : typeof v === 'string' ? JSON.stringify(v) : typeof v === 'number' ? BigInt(v).toString() : String(v);
+  const items = [r.publicId, r.src, r.thumbnailSrc, r.altText, r.width, r.height, r.active].map(scalar);
+  return digest('md5', `[${items.join(', ')}]`, 'hex');
+}
 
 /** One-shot MD5 where Node has it (src/text/digest.ts: about half the cost of a Hash object per entity). */
 export function ownHash(parts: unknown[]): string {
