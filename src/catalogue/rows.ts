@@ -170,9 +170,10 @@ export const STAGE: { readonly [C in Collection]: StageSpec<C> } = { media, arti
  * A media's part of the projection hash of every entity showing it (merge.ts): while it is ready,
  * the MD5 of its six public fields and `active` as the text PostgreSQL writes for
  * `jsonb_build_array(public_id, src, thumbnail_src, alt_text, width, height, active)`; '-' when it
- * is not ready. Until session 22 the merge computed that expression for every Event, Venue, Series,
- * Edition and Artist media showing a media, on the import's one backend (≈ 6 s of a 1,000,000-Event
- * first import for the Events alone); here it runs once per media, in the reading's workers.
+ * is not ready. Until session 22 the merge computed that expression for every Event, Venue, Series
+ * and Edition showing a media and every media of an Artist, on the import's one backend (≈ 6 s of a
+ * 1,000,000-Event first import for the Events alone); here it runs once per media, in the reading's
+ * workers.
  * Written by hand because the hashes already stored must not change: jsonb's array text separates
  * its elements by ', ' (JSON.stringify by ','), and escapes a string as JSON.stringify does once
  * NUL and lone surrogates are rejected (validate.ts) — test/catalogue/media-part.test.ts compares
