@@ -166,6 +166,10 @@ const events: StageSpec<'events'> = {
 
 export const STAGE: { readonly [C in Collection]: StageSpec<C> } = { media, artists, venues, series, editions, events };
 
+/** A scalar as jsonb's text writes it (numbers: the media's integers, as staged by `int`). */
+const jsonbScalar = (v: string | number | boolean | null): string =>
+  v === null ? 'null' : typeof v === 'string' ? JSON.stringify(v) : typeof v === 'number' ? BigInt(v).toString() : String(v);
+
 /**
  * A media's part of the projection hash of every entity showing it (merge.ts): while it is ready,
  * the MD5 of its six public fields and `active` as the text PostgreSQL writes for
@@ -181,9 +185,7 @@ export const STAGE: { readonly [C in Collection]: StageSpec<C> } = { media, arti
  */
 export function mediaPublicPart(r: Pick<RecordOf['media'], 'status' | 'publicId' | 'src' | 'thumbnailSrc' | 'altText' | 'width' | 'height' | 'active'>): string {
   if (r.status !== 'ready') return '-';
-  const scalar = (v: string | number | boolean | null) =>
-    v === null ? 'null' : typeof v === 'string' ? JSON.stringify(v) : typeof v === 'number' ? BigInt(v).toString() : String(v);
-  const items = [r.publicId, r.src, r.thumbnailSrc, r.altText, r.width, r.height, r.active].map(scalar);
+  const items = [r.publicId, r.src, r.thumbnailSrc, r.altText, r.width, r.height, r.active].map(jsonbScalar);
   return digest('md5', `[${items.join(', ')}]`, 'hex');
 }
 

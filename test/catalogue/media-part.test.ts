@@ -8,9 +8,8 @@
  * and the migration's own fill of a catalogue stored before it against the JavaScript.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { openDatabase, type Database } from '../../src/db/database.js';
+import type { Database } from '../../src/db/database.js';
 import { loadMigrations, migrate } from '../../src/db/migrate.js';
 import { mediaPublicPart } from '../../src/catalogue/rows.js';
 import { demoEntities } from '../../src/catalogue/demo.js';
@@ -86,14 +85,10 @@ for (const engine of testEngines()) {
       for (const r of rows) assert.equal(r.stored, r.expected, r.public_id);
     });
 
-
     test('migration 018 fills a stored catalogue with the same parts', async () => {
-      const schema = engine.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
-      const url = process.env.TEST_DATABASE_URL!;
-      const db = await openDatabase(schema ? { engine: 'postgres', url } : { engine: 'pglite', dataDir: null }, schema ? { schema } : {});
+      const all = loadMigrations();
+      const { db, close } = await engine.open(all.filter((m) => m.version < 18));
       try {
-        const all = loadMigrations();
-        await migrate(db, all.filter((m) => m.version < 18));
         const media = tricky() as Array<Parameters<typeof mediaPublicPart>[0]>;
         for (const m of media) {
           await db.pool.query(
@@ -108,8 +103,7 @@ for (const engine of testEngines()) {
         const byId = new Map(media.map((m) => [m.publicId, m]));
         for (const r of rows) assert.equal(r.public_part, mediaPublicPart(byId.get(r.public_id)!), r.public_id);
       } finally {
-        if (schema) await db.pool.query(`DROP SCHEMA ${schema} CASCADE`);
-        await db.close();
+        await close();
       }
     });
   });

@@ -7,13 +7,14 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { after, before, beforeEach } from 'node:test';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { migrate } from '../../src/db/migrate.js';
+import { migrate, type Migration } from '../../src/db/migrate.js';
 import type { CatalogueDocument } from '../../src/catalogue/document.js';
 import { importCatalogue, type ImportOptions, type ImportSummary } from '../../src/catalogue/importer.js';
 
 export interface TestEngine {
   readonly name: 'pglite' | 'postgres';
-  open(): Promise<TestDb>;
+  /** A new store, migrated by `migrations` (default: all of them). */
+  open(migrations?: Migration[]): Promise<TestDb>;
 }
 
 export interface TestDb {
@@ -25,9 +26,9 @@ export function testEngines(): TestEngine[] {
   const list: TestEngine[] = [
     {
       name: 'pglite',
-      async open() {
+      async open(migrations) {
         const db = await openDatabase({ engine: 'pglite', dataDir: null });
-        await migrate(db);
+        await migrate(db, migrations);
         return { db, close: () => db.close() };
       },
     },
@@ -36,10 +37,10 @@ export function testEngines(): TestEngine[] {
   if (url) {
     list.push({
       name: 'postgres',
-      async open() {
+      async open(migrations) {
         const schema = `test_${randomBytes(6).toString('hex')}`;
         const db = await openDatabase({ engine: 'postgres', url }, { schema });
-        await migrate(db);
+        await migrate(db, migrations);
         return {
           db,
           async close() {
