@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import type pg from 'pg';
-import type { CopyIn } from '../db/copy.js';
+import { CopyWriter, type CopyIn } from '../db/copy.js';
 import type { Database } from '../db/database.js';
 import { checkStaging } from './checks.js';
 import { COLLECTIONS, ProblemList, type Collection } from './document.js';
@@ -70,6 +70,12 @@ class Stager implements DocumentSink {
   readonly problems = new ProblemList();
   entities = 0;
   private readonly encoder = new BatchEncoder(this.problems);
+  /**
+   * Each batch's COPY bytes, one buffer reused: the next batch is taken only once the previous
+   * one's COPYs have completed (stream.ts flushes one batch at a time). New Buffers per batch are
+   * memory outside the JavaScript heap, freed only when a collection finds them.
+   */
+  private readonly writer = new CopyWriter();
 
   constructor(
     private readonly copyIn: CopyIn,
@@ -92,7 +98,7 @@ class Stager implements DocumentSink {
   }
 
   async flush(): Promise<void> {
-    await this.write(this.encoder.take());
+    await this.write(this.encoder.take(this.writer));
   }
 
   /** A batch validated and encoded by a seed worker, staged in document order. */

@@ -4,7 +4,7 @@
  * importer's Stager encodes its batches with this on the main thread; `lineup seed`'s workers
  * (demo/seed-worker.ts) encode theirs with the same code in parallel and hand over its bytes.
  */
-import { copyText } from '../db/copy.js';
+import type { CopyWriter } from '../db/copy.js';
 import type { Collection, ProblemList } from './document.js';
 import { COMMON_COLUMNS, STAGE, placeholderRow, stageRow, type Cell } from './rows.js';
 import { validateEntity } from './validate.js';
@@ -52,12 +52,23 @@ export class BatchEncoder {
     this.size++;
   }
 
-  /** The batch's rows as COPY text per staging table (in the order first seen); starts the next batch. */
-  take(): Array<{ readonly collection: Collection; readonly text: string }> {
-    const tables = [...this.rows].map(([collection, rows]) => ({ collection, text: copyText(rows, width(collection)) }));
+  /**
+   * The batch's rows as COPY bytes per staging table (in the order first seen), written into
+   * `writer` from its first byte: views of its buffer, valid until the writer is written again.
+   * Starts the next batch.
+   */
+  take(writer: CopyWriter): Array<{ readonly collection: Collection; readonly text: Uint8Array }> {
+    writer.clear();
+    const spans = [...this.rows].map(([collection, rows]) => {
+      const start = writer.length;
+      const cells = width(collection);
+      for (const row of rows) writer.row(row, cells);
+      return { collection, start, end: writer.length };
+    });
+    const bytes = writer.buffer; // (after its last growth)
     this.rows = new Map();
     this.size = 0;
     this.entities = 0;
-    return tables;
+    return spans.map(({ collection, start, end }) => ({ collection, text: bytes.subarray(start, end) }));
   }
 }

@@ -13,6 +13,7 @@ import { demoCatalogue, demoCounts, demoDocumentChunks, demoEntities, seedDemo }
 import { CatalogueError, importCatalogue, importEncoded, importEntities } from '../../src/catalogue/importer.js';
 import { BatchEncoder, type EncodedBatch } from '../../src/catalogue/staging-batch.js';
 import { validateEntity } from '../../src/catalogue/validate.js';
+import { CopyWriter } from '../../src/db/copy.js';
 import type { Database } from '../../src/db/database.js';
 import { markers, resetCatalogue, testEngines, type TestDb } from './support.js';
 
@@ -203,7 +204,7 @@ for (const engine of testEngines()) {
           index.set(c, i + 1);
           encoder.add(c, i, v);
         }
-        await stage({ entities: encoder.entities, tables: encoder.take(), problems: [], problemTotal: 0 });
+        await stage({ entities: encoder.entities, tables: encoder.take(new CopyWriter()), problems: [], problemTotal: 0 });
         await stage({ entities: 5, tables: [], problems, problemTotal: 7 });
       };
       await assert.rejects(importEncoded(db, read), (err) => {

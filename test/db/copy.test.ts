@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { copyText } from '../../src/db/copy.js';
+import { CopyWriter, copyText } from '../../src/db/copy.js';
 import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
 
 const TRICKY: (string | null)[][] = [
@@ -18,6 +18,19 @@ const TRICKY: (string | null)[][] = [
 describe('copyText', () => {
   test('escapes exactly the characters the text format reserves', () => {
     assert.equal(copyText([['a\tb', null, 'c\\d\ne\rf', '']], 4), 'a\\tb\t\\N\tc\\\\d\\ne\\rf\t\n');
+  });
+
+  test('writes into a buffer that grows, whatever the UTF-8 width of its cells', () => {
+    const rows = [...TRICKY, ['5', '🎸é'.repeat(700), 'x\ty', null, 'ü'], ['6', 'a'.repeat(5000), '', '\\', null]];
+    const writer = new CopyWriter(Buffer.allocUnsafeSlow(3));
+    for (const row of rows) writer.row(row, 5);
+    const escape = (cell: string) => cell.replaceAll('\\', '\\\\').replaceAll('\t', '\\t').replaceAll('\n', '\\n').replaceAll('\r', '\\r');
+    const expected = rows.map((row) => `${row.map((cell) => (cell === null ? '\\N' : escape(cell))).join('\t')}\n`).join('');
+    assert.equal(writer.buffer.toString('utf8', 0, writer.length), expected);
+    assert.equal(writer.length, Buffer.byteLength(expected));
+    writer.clear();
+    writer.row(['7'], 1);
+    assert.equal(writer.buffer.toString('utf8', 0, writer.length), '7\n');
   });
 });
 

@@ -6,6 +6,7 @@
  * It keeps at most CREDITS batches unacknowledged, so a slow database holds the generator back.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { CopyWriter } from '../../db/copy.js';
 import { ProblemList } from '../document.js';
 import { demoCatalogueOf, demoSegments, type DemoOptions } from '../demo.js';
 import { BatchEncoder, type EncodedBatch } from '../staging-batch.js';
@@ -26,7 +27,7 @@ const { options, part, parts, batchSize } = workerData as SeedWorkerData;
 const port = parentPort!;
 const segments = demoSegments(demoCatalogueOf(options));
 
-// Each batch's text is written as UTF-8 into a buffer that is moved to the main thread (not
+// Each batch's rows are written as COPY bytes into a buffer that is moved to the main thread (not
 // copied) and comes back with the acknowledgement, so neither thread allocates a batch's bytes
 // again: a main thread that only stages batches collects rarely, and new batch strings or
 // Buffers piled up in it (up to ≈ 90 MB at 1,000,000 Events).
@@ -41,27 +42,19 @@ const onAck = (returned: ArrayBuffer | null) => {
 };
 port.on('message', onAck);
 
-const MIN_BYTES = 1 << 20;
 const batches = batchCount(segments, batchSize);
 for (let seq = part; seq < batches; seq += parts) {
   const encoder = new BatchEncoder(new ProblemList());
   for (const [collection, index, value] of batchEntities(segments, seq, batchSize)) encoder.add(collection, index, asParsed(value));
   const { entities, problems } = encoder;
-  const texts = encoder.take();
+  // (a credit first: then a returned buffer is free, and no more than CREDITS buffers exist)
   while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
   credits--;
-  const size = texts.reduce((n, t) => n + Buffer.byteLength(t.text, 'utf8'), 0);
-  let bytes = free.pop();
-  if (bytes === undefined || bytes.length < size) bytes = Buffer.allocUnsafeSlow(Math.max(MIN_BYTES, size + (size >> 2)));
-  let offset = 0;
-  const tables = texts.map(({ collection, text }) => {
-    const end = offset + bytes.write(text, offset, 'utf8');
-    const staged = { collection, text: bytes.subarray(offset, end) };
-    offset = end;
-    return staged;
-  });
+  // CopyWriter allocates its buffers with allocUnsafeSlow: each its own ArrayBuffer, never shared
+  const writer = new CopyWriter(free.pop());
+  const tables = encoder.take(writer);
   const batch: EncodedBatch = { entities, tables, problems: problems.items, problemTotal: problems.total };
-  const buffer = bytes.buffer as ArrayBuffer; // allocUnsafeSlow: its own ArrayBuffer, never shared
+  const buffer = writer.buffer.buffer as ArrayBuffer;
   port.postMessage({ seq, batch, buffer } satisfies SeedWorkerMessage, [buffer]);
 }
 port.off('message', onAck); // nothing left to send: the thread ends
