@@ -98,11 +98,18 @@ export function validateEntity<C extends Collection>(
   return { publicId, record: c.ok ? record : null, partial: record };
 }
 
+/**
+ * The fields every entity has. Each reader writes them out in its record's literal instead of
+ * spreading them (`{ ...common, … }`): records built by a spread and then grown field by field
+ * cost `lineup seed`'s reading ≈ 40% more CPU (one thread generating, validating and encoding the
+ * batches of 100,000 Events: 12.2 s with the spread, 7.2–7.4 s without), in the readers and
+ * in every later read of the records (staging rows, hashes) and the collections of their garbage.
+ */
 type Common = Pick<MediaRecord, 'publicId' | 'active' | 'updatedAt' | 'authoring'>;
 type Reader<R> = (c: Checker, o: Obj, common: Common) => R;
 
 const media: Reader<MediaRecord> = (c, o, common) => ({
-  ...common,
+  publicId: common.publicId, active: common.active, updatedAt: common.updatedAt, authoring: common.authoring,
   status: c.enumValue(o, 'status', '', MEDIA_STATUSES),
   src: c.stringOrNull(o, 'src', ''),
   thumbnailSrc: c.stringOrNull(o, 'thumbnailSrc', ''),
@@ -116,7 +123,7 @@ const media: Reader<MediaRecord> = (c, o, common) => ({
 });
 
 const artist: Reader<ArtistRecord> = (c, o, common) => ({
-  ...common,
+  publicId: common.publicId, active: common.active, updatedAt: common.updatedAt, authoring: common.authoring,
   slug: c.string(o, 'slug', ''),
   name: c.string(o, 'name', ''),
   description: c.stringOrNull(o, 'description', ''),
@@ -130,7 +137,7 @@ const venue: Reader<VenueRecord> = (c, o, common) => {
   const address = c.object(o, 'address', '', ADDRESS_KEYS, true);
   const coordinates = c.object(o, 'coordinates', '', COORDINATE_KEYS, true);
   return {
-    ...common,
+    publicId: common.publicId, active: common.active, updatedAt: common.updatedAt, authoring: common.authoring,
     slug: c.string(o, 'slug', ''),
     name: c.string(o, 'name', ''),
     description: c.stringOrNull(o, 'description', ''),
@@ -159,7 +166,7 @@ const venue: Reader<VenueRecord> = (c, o, common) => {
 };
 
 const series: Reader<SeriesRecord> = (c, o, common) => ({
-  ...common,
+  publicId: common.publicId, active: common.active, updatedAt: common.updatedAt, authoring: common.authoring,
   slug: c.string(o, 'slug', ''),
   name: c.string(o, 'name', ''),
   description: c.stringOrNull(o, 'description', ''),
@@ -169,7 +176,7 @@ const series: Reader<SeriesRecord> = (c, o, common) => ({
 });
 
 const edition: Reader<EditionRecord> = (c, o, common) => ({
-  ...common,
+  publicId: common.publicId, active: common.active, updatedAt: common.updatedAt, authoring: common.authoring,
   seriesId: c.publicId(o, 'seriesId', ''),
   slug: c.string(o, 'slug', ''),
   name: c.string(o, 'name', ''),
@@ -182,7 +189,7 @@ const edition: Reader<EditionRecord> = (c, o, common) => ({
 });
 
 const event: Reader<EventRecord> = (c, o, common) => ({
-  ...common,
+  publicId: common.publicId, active: common.active, updatedAt: common.updatedAt, authoring: common.authoring,
   slug: c.string(o, 'slug', ''),
   name: c.string(o, 'name', ''),
   description: c.stringOrNull(o, 'description', ''),
