@@ -21,6 +21,7 @@ import { ARTIST_PUBLIC_MEDIA_FROM_STAGE, refreshArtistPublicMedia } from './arti
 import { deferIndexes } from './bulk-load.js';
 import { refreshEventPlaces } from './event-places.js';
 import { isBulkImport, refreshEventPreviews } from './event-previews.js';
+import { MEMBERSHIP_TABLES, mergeMemberships } from './memberships.js';
 import { refreshMemberPreviews } from './member-previews.js';
 import { PRIMARY_VENUE_KEYS_FROM_STAGE, refreshPrimaryVenueKeys } from './primary-venue.js';
 import { renderRichPreview, type PreviewMember } from '../queries/member-previews.js';
@@ -121,26 +122,6 @@ const MERGE: Record<Collection, MergeSpec> = {
   },
 };
 
-interface Membership {
-  readonly table: string;
-  readonly owner: string;
-  readonly member: string;
-  readonly from: Collection;
-  readonly column: string;
-  readonly to: Collection;
-  readonly position: boolean;
-}
-
-const MEMBERSHIPS: readonly Membership[] = [
-  { table: 'artist_profile_media', owner: 'artist_id', member: 'media_id', from: 'artists', column: 'profile_media_pids', to: 'media', position: true },
-  { table: 'edition_venues', owner: 'edition_id', member: 'venue_id', from: 'editions', column: 'venue_pids', to: 'venues', position: true },
-  { table: 'event_artists', owner: 'event_id', member: 'artist_id', from: 'events', column: 'artist_pids', to: 'artists', position: true },
-  { table: 'event_venues', owner: 'event_id', member: 'venue_id', from: 'events', column: 'venue_pids', to: 'venues', position: true },
-  { table: 'event_series', owner: 'event_id', member: 'series_id', from: 'events', column: 'series_pids', to: 'series', position: false },
-  { table: 'event_editions', owner: 'event_id', member: 'edition_id', from: 'events', column: 'edition_pids', to: 'editions', position: false },
-  { table: 'event_gallery', owner: 'event_id', member: 'media_id', from: 'events', column: 'gallery_pids', to: 'media', position: true },
-];
-
 export interface CollectionCounts {
   /** entities of this collection in the document */
   imported: number;
@@ -237,22 +218,10 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
     }
   }
 
-  for (const m of MEMBERSHIPS) {
-    const stage = STAGE[m.from].table;
-    await client.query(
-      `DELETE FROM ${m.table} d USING ${stage} s JOIN ${m.from} o ON o.public_id = s.public_id WHERE d.${m.owner} = o.id`,
-    );
-    await client.query(
-      `INSERT INTO ${m.table} (${m.owner}, ${m.member}${m.position ? ', position' : ''})
-       SELECT o.id, x.id${m.position ? ', (t.pos - 1)::int' : ''}
-         FROM ${stage} s JOIN ${m.from} o ON o.public_id = s.public_id
-        CROSS JOIN LATERAL unnest(s.${m.column}) WITH ORDINALITY AS t(pid, pos)
-         JOIN ${m.to} x ON x.public_id = t.pid`,
-    );
-  }
+  await mergeMemberships(client);
 
   // a first import's membership keys, dropped for the load: the previews read them in Event order
-  await deferred.restoreKeys(MEMBERSHIPS.map((m) => m.table));
+  await deferred.restoreKeys(MEMBERSHIP_TABLES);
 
   // The steps below join the merged tables with the staged ones. Planned on the statistics of
   // before a bulk import, they went wrong: a second 100,000-Event catalogue imported into a first
