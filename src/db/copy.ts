@@ -39,17 +39,21 @@ const NULL_MARK = Buffer.from('\\N');
  */
 export class CopyWriter {
   private bytes: Buffer;
-  /** Bytes written. */
-  length = 0;
+  private written = 0;
 
   /** Writes into `buffer` (grown, as a new Buffer, when a row does not fit). */
   constructor(buffer?: Buffer) {
     this.bytes = buffer ?? Buffer.allocUnsafeSlow(SCRATCH_MIN);
   }
 
+  /** Bytes written. */
+  get length(): number {
+    return this.written;
+  }
+
   /** Starts again at the buffer's first byte. */
   clear(): void {
-    this.length = 0;
+    this.written = 0;
   }
 
   /** The buffer written into (it changes when it grows), its first `length` bytes the rows. */
@@ -64,16 +68,16 @@ export class CopyWriter {
       const text = cell === null || !SPECIAL.test(cell) ? cell : cell.replace(SPECIALS, (ch) => ESCAPES[ch]!);
       // UTF-8 takes at most 3 bytes per UTF-16 unit; the tab or newline after the cell one more
       this.reserve(text === null ? NULL_MARK.length + 1 : text.length * 3 + 1);
-      if (text === null) this.length += NULL_MARK.copy(this.bytes, this.length);
-      else this.length += this.bytes.write(text, this.length);
-      this.bytes[this.length++] = c === width - 1 ? NEWLINE : TAB;
+      if (text === null) this.written += NULL_MARK.copy(this.bytes, this.written);
+      else this.written += this.bytes.write(text, this.written);
+      this.bytes[this.written++] = c === width - 1 ? NEWLINE : TAB;
     }
   }
 
   private reserve(bytes: number): void {
-    if (this.length + bytes <= this.bytes.length) return;
-    const grown = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.length + bytes));
-    this.bytes.copy(grown, 0, 0, this.length);
+    if (this.written + bytes <= this.bytes.length) return;
+    const grown = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.written + bytes));
+    this.bytes.copy(grown, 0, 0, this.written);
     this.bytes = grown;
   }
 }
