@@ -9,10 +9,10 @@ import type { Collection, ProblemList } from './document.js';
 import { COMMON_COLUMNS, STAGE, placeholderRow, stageRow, type Cell } from './rows.js';
 import { validateEntity } from './validate.js';
 
-/** One staging table's share of a batch: rows in COPY's text format, as text or as its UTF-8 bytes. */
+/** One staging table's share of a batch: rows in COPY's text format, as UTF-8 bytes. */
 export interface StagedText {
   readonly collection: Collection;
-  readonly text: string | Uint8Array;
+  readonly text: Uint8Array;
 }
 
 /** A batch as a seed worker hands it over. */
@@ -57,7 +57,7 @@ export class BatchEncoder {
    * `writer` from its first byte: views of its buffer, valid until the writer is written again.
    * Starts the next batch.
    */
-  take(writer: CopyWriter): Array<{ readonly collection: Collection; readonly text: Uint8Array }> {
+  take(writer: CopyWriter): StagedText[] {
     writer.clear();
     const spans = [...this.rows].map(([collection, rows]) => {
       const start = writer.length;

@@ -32,8 +32,8 @@ export async function finishStaging(client: pg.PoolClient): Promise<void> {
   await client.query(`ANALYZE stage_zones`);
 }
 
-/** Stages rows of `collection` written as COPY text (staging-batch.ts): one COPY (src/db/copy.ts). */
-export async function insertStaged(copyIn: CopyIn, client: pg.PoolClient, collection: Collection, text: string | Uint8Array): Promise<void> {
-  if (text.length === 0) return;
-  await copyIn(client, STAGE[collection].table, columnsOf(collection).map(([name]) => name), text);
+/** Stages rows of `collection` written as COPY bytes (staging-batch.ts): one COPY (src/db/copy.ts). */
+export async function insertStaged(copyIn: CopyIn, client: pg.PoolClient, collection: Collection, bytes: Uint8Array): Promise<void> {
+  if (bytes.length === 0) return;
+  await copyIn(client, STAGE[collection].table, columnsOf(collection).map(([name]) => name), bytes);
 }

@@ -16,8 +16,8 @@ import { from as copyFrom } from 'pg-copy-streams';
 /** A cell as the column type's input function reads it; null is SQL NULL. */
 export type CopyCell = string | null;
 
-/** Loads `text` (COPY text format, as `copyText` writes it; or its UTF-8 bytes) into `table (columns)`. */
-export type CopyIn = (client: pg.PoolClient, table: string, columns: readonly string[], text: string | Uint8Array) => Promise<void>;
+/** Loads `bytes` (COPY text format as UTF-8, as `CopyWriter` writes it) into `table (columns)`. */
+export type CopyIn = (client: pg.PoolClient, table: string, columns: readonly string[], bytes: Uint8Array) => Promise<void>;
 
 const SPECIAL = /[\\\t\n\r]/;
 const SPECIALS = /[\\\t\n\r]/g;
@@ -82,22 +82,15 @@ export class CopyWriter {
   }
 }
 
-/** Rows in COPY's text format, as a string (CopyWriter's bytes). */
-export function copyText(rows: readonly (readonly CopyCell[])[], width: number): string {
-  const writer = new CopyWriter(Buffer.allocUnsafe(256));
-  for (const row of rows) writer.row(row, width);
-  return writer.buffer.toString('utf8', 0, writer.length);
-}
-
 const copySql = (table: string, columns: readonly string[], source: string) =>
   `COPY ${table} (${columns.join(', ')}) FROM ${source}`;
 
 /** PostgreSQL: COPY FROM STDIN on the given client (inside its transaction, if any). */
-export const copyInPostgres: CopyIn = async (client, table, columns, text) => {
+export const copyInPostgres: CopyIn = async (client, table, columns, bytes) => {
   const stream = client.query(copyFrom(copySql(table, columns, 'STDIN')));
-  const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // (resolves once the server has answered the COPY: every byte was sent, the bytes can be reused)
-  await pipeline(Readable.from([bytes]), stream);
+  await pipeline(Readable.from([view]), stream);
 };
 
 interface PgliteCopier {
@@ -109,7 +102,7 @@ interface PgliteCopier {
  * the import holds the one connection (SingleClientPool), so it runs in the import transaction.
  */
 export function copyInPglite(instance: PgliteCopier): CopyIn {
-  return async (_client, table, columns, text) => {
-    await instance.query(copySql(table, columns, `'/dev/blob'`), [], { blob: new Blob([text]) });
+  return async (_client, table, columns, bytes) => {
+    await instance.query(copySql(table, columns, `'/dev/blob'`), [], { blob: new Blob([bytes]) });
   };
 }
