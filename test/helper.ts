@@ -43,7 +43,7 @@ export interface TestDatabase {
  * A freshly migrated PGlite takes ~3.5 s to create; restoring a snapshot ~1 s. The snapshot of
  * the migrated empty store is cached on disk, keyed by the migrations' content.
  */
-async function migratedPgliteSnapshot(): Promise<Blob> {
+export async function migratedPgliteSnapshot(): Promise<Blob> {
   const key = createHash('sha256')
     .update(loadMigrations().map((m) => m.sql).join('\n'))
     .digest('hex')

@@ -3,11 +3,9 @@
  * positions, upsert and --replace, sources (file path, stream), projection rules NOT enforced.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import type { Database } from '../../src/db/database.js';
 import { importCatalogue } from '../../src/catalogue/importer.js';
@@ -314,10 +312,3 @@ for (const engine of testEngines()) {
     });
   });
 }
-
-test("'-' reads the document from stdin", () => {
-  const child = fileURLToPath(new URL('./stdin-import.child.ts', import.meta.url));
-  const r = spawnSync(process.execPath, ['--import', 'tsx', child], { input: JSON.stringify(fullDocument()), encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout), { entities: 16, counts: { media: 4, artists: 2, venues: 3, series: 2, editions: 2, events: 3 } });
-});

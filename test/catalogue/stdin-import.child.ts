@@ -1,5 +1,5 @@
 /**
- * Child process of importer.test.ts: imports the document on its stdin ('-') into an in-memory
+ * Child process of stdin-import.test.ts: imports the document on its stdin ('-') into an in-memory
  * PGlite and prints the summary's entity count and the stored counts.
  */
 import { openDatabase } from '../../src/db/database.js';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { OPERATIONS } from '../../src/http/openapi.js';
 import { engines, serveForSuite } from '../helper.js';
 
-const engine = engines()[0]!;
+const engine = engines()[0]!; // the documented parameters do not depend on the database engine
 const SOME_ID = 'aaaaaaaaaaaa';
 
 describe('documented parameters = accepted parameters', () => {
