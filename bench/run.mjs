@@ -31,7 +31,7 @@ import pg from 'pg';
 import { CONNECTIONS, DATABASE_URL, ENGINE, EVENTS, OUT, PG_URL, ROOT, SERVER_ENV, WORK, log, opt } from './lib/config.mjs';
 import { measureInTurns, requireWrk } from './lib/load.mjs';
 import { prepare } from './lib/prepare.mjs';
-import { renderReport } from './lib/report.mjs';
+import { AGAINST_FIRST, renderReport } from './lib/report.mjs';
 import { asServer, capture, defineScenarios, explain, one, openInProcess, timeRawSql } from './lib/scenarios.mjs';
 import { prepareValue } from './lib/config.mjs';
 import { autogroup, f2, freePort, int, ms, procStatus, startLineup, startProcess, stopProcess, waitReady } from './lib/util.mjs';
@@ -113,6 +113,7 @@ async function main() {
     await waitReady(`http://127.0.0.1:${lineupPort}/v1/ready`, server);
     const startupRssKb = procStatus(server.pid)?.rss;
     const line = (r) => `${int(r.rps)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms${r.other ? `, other statuses ${JSON.stringify(r.statuses)}` : ''}`;
+    const firstPage = scenarios.find((s) => s.id === 'events-first');
     for (const c of CONNECTIONS) {
       results[c] = {};
       const ref = `http://127.0.0.1:${referencePort}`;
@@ -124,9 +125,12 @@ async function main() {
         const sides = { lineup: { url: `http://127.0.0.1:${lineupPort}${s.path}`, headers: s.headers, status: s.status } };
         if (reference) sides.ref = { url: `${ref}/ref/${s.id}`, status: 200 };
         if (reference && s.id === 'events-first') sides.pgJson = { url: `${ref}/pg-json/${s.id}`, status: 200 };
+        // a page whose p50 is held to the first page's (report.mjs AGAINST_FIRST) takes turns with it
+        if (AGAINST_FIRST.test(s.id) && firstPage) sides.first = { url: `http://127.0.0.1:${lineupPort}${firstPage.path}`, headers: firstPage.headers, status: firstPage.status };
         const x = (results[c][s.id] = await measureInTurns(c, sides));
         log(`c=${c} ${s.id}: ${line(x.lineup)}  [load ${x.lineup.load.toFixed(1)}]`);
         if (x.ref) log(`c=${c} ${s.id} bare reference: ${line(x.ref)} → Lineup ÷ reference ${f2(x.ratio.ref.median)} (rounds ${x.ratio.ref.rounds.map(f2).join(', ')})`);
+        if (x.first) log(`c=${c} ${s.id} p50 ÷ the first page's in the same rounds: ${f2(x.p50Ratio.first.median)} (rounds ${x.p50Ratio.first.rounds.map(f2).join(', ')})`);
         if (x.pgJson) log(`c=${c} ${s.id} PostgreSQL-rendered reference: ${line(x.pgJson)} → Lineup ÷ it ${f2(x.ratio.pgJson.median)} (rounds ${x.ratio.pgJson.rounds.map(f2).join(', ')})`);
       }
     }

@@ -88,10 +88,15 @@ export async function measureInTurns(c, sides) {
       rounds: rs.map((x) => x.rps),
     };
   }
-  // each reference against Lineup, round by round (the fixed body alone has no Lineup side)
+  // each other side against Lineup, round by round (the fixed body alone has no Lineup side):
+  // req/s for a reference, p50 for Lineup's own first page (a page whose p50 is held to the first
+  // page's: both measured in the same rounds, seconds apart, not minutes)
+  out.p50Ratio = {};
   for (const name of sides.lineup ? names.filter((n) => n !== 'lineup') : []) {
     const each = rounds.lineup.map((l, i) => l.rps / rounds[name][i].rps);
     out.ratio[name] = { median: median(each), rounds: each };
+    const p50s = rounds.lineup.map((l, i) => l.p50 / rounds[name][i].p50);
+    out.p50Ratio[name] = { median: median(p50s), rounds: p50s };
   }
   return out;
 }
