@@ -88,9 +88,9 @@ export async function measureInTurns(c, sides) {
       rounds: rs.map((x) => x.rps),
     };
   }
-  // each other side against Lineup, round by round (the fixed body alone has no Lineup side):
-  // req/s for a reference, p50 for Lineup's own first page (a page whose p50 is held to the first
-  // page's: both measured in the same rounds, seconds apart, not minutes)
+  // each other side against Lineup, round by round (the fixed body alone has no Lineup side): req/s
+  // (read for a reference) and p50 (read for Lineup's own first page, the side of a page whose p50
+  // is held to the first page's: both measured in the same rounds, seconds apart, not minutes)
   out.p50Ratio = {};
   for (const name of sides.lineup ? names.filter((n) => n !== 'lineup') : []) {
     const each = rounds.lineup.map((l, i) => l.rps / rounds[name][i].rps);

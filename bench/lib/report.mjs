@@ -19,9 +19,10 @@ export const AGAINST_FIRST = /^(events-deep|name-)/;
 function vsFirst(x, first) {
   return x.p50Ratio?.first ? x.p50Ratio.first.median : x.lineup.p50 / first.lineup.p50;
 }
-const p50VsFirst = (x, firstP50) => (x.p50Ratio?.first
-  ? `${f2(x.p50Ratio.first.median)} (${f2(Math.min(...x.p50Ratio.first.rounds))}–${f2(Math.max(...x.p50Ratio.first.rounds))}, in turns)`
-  : f2(x.lineup.p50 / firstP50));
+
+/** A median of rounds' ratios, with their range in brackets when there were several rounds. */
+const withRange = ({ median, rounds }, note = '') =>
+  `${f2(median)}${rounds.length > 1 ? ` (${f2(Math.min(...rounds))}–${f2(Math.max(...rounds))}${note})` : ''}`;
 
 export function renderReport({ runStarted, wrkVersion, meta, counts, sizes, serverVersion, scenarios, params, results, rss }) {
   const cpus = os.cpus();
@@ -72,14 +73,15 @@ export function renderReport({ runStarted, wrkVersion, meta, counts, sizes, serv
     L.push('');
     L.push('| scenario | Lineup req/s | p50 ms | p99 ms | bare ref. req/s | ref. p50 / p99 ms | **Lineup ÷ bare** | PG-rendered req/s | **Lineup ÷ PG-rendered** | statements | raw SQL p50 ms | p50 ÷ first page p50 | body B | load (1 min) | other statuses |');
     L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
-    const firstP50 = r['events-first']?.lineup.p50;
+    const firstPage = r['events-first'];
     for (const s of scenarios) {
       const x = r[s.id];
       if (!x) continue;
       const l = x.lineup;
-      const ratio = (name) => (x.ratio?.[name] ? `${f2(x.ratio[name].median)}${x.ratio[name].rounds.length > 1 ? ` (${f2(Math.min(...x.ratio[name].rounds))}–${f2(Math.max(...x.ratio[name].rounds))})` : ''}` : '–');
+      const ratio = (name) => (x.ratio?.[name] ? withRange(x.ratio[name]) : '–');
+      const vsFirstPage = x.p50Ratio?.first ? withRange(x.p50Ratio.first, ', in turns') : f2(vsFirst(x, firstPage));
       const other = Object.entries(l.statuses).filter(([k]) => Number(k) !== s.status).map(([k, v]) => `${k}×${v}`).join(' ');
-      L.push(`| ${s.title} | ${int(l.rps)} | ${ms(l.p50)} | ${ms(l.p99)} | ${x.ref ? int(x.ref.rps) : '–'} | ${x.ref ? `${ms(x.ref.p50)} / ${ms(x.ref.p99)}` : '–'} | ${ratio('ref')} | ${x.pgJson ? int(x.pgJson.rps) : '–'} | ${ratio('pgJson')} | ${s.statements.length} | ${ms(s.raw.p50)} | ${p50VsFirst(x, firstP50)} | ${int(s.bytes)} | ${l.load?.toFixed(1) ?? '–'} | ${other || '–'}${l.errors ? ` errors ${l.errors}` : ''} |`);
+      L.push(`| ${s.title} | ${int(l.rps)} | ${ms(l.p50)} | ${ms(l.p99)} | ${x.ref ? int(x.ref.rps) : '–'} | ${x.ref ? `${ms(x.ref.p50)} / ${ms(x.ref.p99)}` : '–'} | ${ratio('ref')} | ${x.pgJson ? int(x.pgJson.rps) : '–'} | ${ratio('pgJson')} | ${s.statements.length} | ${ms(s.raw.p50)} | ${vsFirstPage} | ${int(s.bytes)} | ${l.load?.toFixed(1) ?? '–'} | ${other || '–'}${l.errors ? ` errors ${l.errors}` : ''} |`);
     }
     L.push('');
   }

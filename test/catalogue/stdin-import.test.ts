@@ -14,4 +14,3 @@ test("'-' reads the document from stdin", () => {
   assert.equal(r.status, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), { entities: 16, counts: { media: 4, artists: 2, venues: 3, series: 2, editions: 2, events: 3 } });
 });
-
