@@ -151,8 +151,10 @@ function upsertSql(collection: Collection, explicit: boolean, fresh: boolean): s
   const select =
     preview === undefined
       ? `SELECT ${values.join(', ')} ${from}`
-      : `SELECT n.*, ${renderRichPreview(preview, 'n')}
-      FROM (SELECT ${values.map((v, i) => `${v} AS ${written[i]}`).join(', ')} ${from}) n`;
+      : // OFFSET 0 keeps `n` a subquery of its own: pulled up, each of its columns the rendering
+        // reads was its expression again (an Artist's public media picked twice per row)
+        `SELECT n.*, ${renderRichPreview(preview, 'n')}
+      FROM (SELECT ${values.map((v, i) => `${v} AS ${written[i]}`).join(', ')} ${from} OFFSET 0) n`;
   const updatedAt = explicit ? 'EXCLUDED.updated_at' : 'CASE WHEN t.projection_hash = EXCLUDED.projection_hash THEN t.updated_at ELSE EXCLUDED.updated_at END';
   const sets = [
     ...spec.columns.map(([c]) => `${c} = EXCLUDED.${c}`),
