@@ -34,7 +34,7 @@ import { prepare } from './lib/prepare.mjs';
 import { AGAINST_FIRST, renderReport } from './lib/report.mjs';
 import { asServer, capture, defineScenarios, explain, one, openInProcess, timeRawSql } from './lib/scenarios.mjs';
 import { prepareValue } from './lib/config.mjs';
-import { autogroup, f2, freePort, int, ms, procStatus, startLineup, startProcess, stopProcess, waitReady } from './lib/util.mjs';
+import { autogroup, f2, freePort, int, ms, pct, procStatus, startLineup, startProcess, stopProcess, waitReady } from './lib/util.mjs';
 
 async function main() {
   const runStarted = new Date();
@@ -119,7 +119,7 @@ async function main() {
       const ref = `http://127.0.0.1:${referencePort}`;
       if (reference) {
         results[c].fixed = (await measureInTurns(c, { fixed: { url: `${ref}/fixed`, status: 200 } })).fixed;
-        log(`c=${c} fixed body (context): ${line(results[c].fixed)}  [load ${results[c].fixed.load.toFixed(1)}]`);
+        log(`c=${c} fixed body (context): ${line(results[c].fixed)}  [load ${results[c].fixed.load.toFixed(1)}, steal ${pct(results[c].fixed.steal)}]`);
       }
       for (const s of scenarios) {
         const sides = { lineup: { url: `http://127.0.0.1:${lineupPort}${s.path}`, headers: s.headers, status: s.status } };
@@ -128,7 +128,7 @@ async function main() {
         // a page whose p50 is held to the first page's (report.mjs AGAINST_FIRST) takes turns with it
         if (AGAINST_FIRST.test(s.id) && firstPage) sides.first = { url: `http://127.0.0.1:${lineupPort}${firstPage.path}`, headers: firstPage.headers, status: firstPage.status };
         const x = (results[c][s.id] = await measureInTurns(c, sides));
-        log(`c=${c} ${s.id}: ${line(x.lineup)}  [load ${x.lineup.load.toFixed(1)}]`);
+        log(`c=${c} ${s.id}: ${line(x.lineup)}  [load ${x.lineup.load.toFixed(1)}, steal ${pct(x.lineup.steal)}]`);
         if (x.ref) log(`c=${c} ${s.id} bare reference: ${line(x.ref)} → Lineup ÷ reference ${f2(x.ratio.ref.median)} (rounds ${x.ratio.ref.rounds.map(f2).join(', ')})`);
         if (x.first) log(`c=${c} ${s.id} p50 ÷ the first page's in the same rounds: ${f2(x.p50Ratio.first.median)} (rounds ${x.p50Ratio.first.rounds.map(f2).join(', ')})`);
         if (x.pgJson) log(`c=${c} ${s.id} PostgreSQL-rendered reference: ${line(x.pgJson)} → Lineup ÷ it ${f2(x.ratio.pgJson.median)} (rounds ${x.ratio.pgJson.rounds.map(f2).join(', ')})`);

@@ -9,7 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import os from 'node:os';
 import { DURATION, ROOT, ROUNDS, WARMUP } from './config.mjs';
-import { median, sleep } from './util.mjs';
+import { cpuTimes, median, sleep, stealShare } from './util.mjs';
 
 const SCRIPT = path.join(ROOT, 'bench', 'wrk', 'statuses.lua');
 
@@ -60,7 +60,12 @@ export async function measureInTurns(c, sides) {
     // slots until their statements finish (no queue: a read over LINEUP_DB_READS is a 503), so a
     // run started at once could count 503s that belong to the run before (seen in session 11)
     await sleep(250);
-    return load(url, c, seconds, headers, status);
+    const before = cpuTimes();
+    const result = await load(url, c, seconds, headers, status);
+    // what the hypervisor gave other guests meanwhile: a run on a shared host can lose a third of
+    // its cores that no load average shows (session 25: 30–38% while both cores were busy)
+    result.steal = stealShare(before, cpuTimes());
+    return result;
   };
   for (const name of names) await run(name, WARMUP);
   const rounds = Object.fromEntries(names.map((n) => [n, []]));
@@ -85,6 +90,7 @@ export async function measureInTurns(c, sides) {
       statuses,
       errors: rs.reduce((a, x) => a + (x.errors || 0), 0),
       load: median(rs.map((x) => x.load)),
+      steal: rs.every((x) => x.steal !== null) ? median(rs.map((x) => x.steal)) : null,
       rounds: rs.map((x) => x.rps),
     };
   }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CONNECTIONS, DB_READS, DURATION, ENGINE, EVENTS, MAX_REQUESTS_PER_CONNECTION, ROOT, ROUNDS, SERVER_ENV, WARMUP, WORK } from './config.mjs';
-import { autogroup, f1, f2, int, mb, ms, versionOf } from './util.mjs';
+import { autogroup, f1, f2, int, mb, ms, pct, versionOf } from './util.mjs';
 
 /**
  * The scenarios whose p50 is held to the Events first page's (the deep page ≤ 1.1×, each
@@ -41,6 +41,7 @@ export function renderReport({ runStarted, wrkVersion, meta, counts, sizes, serv
   L.push(`|---|---|`);
   L.push(`| date | ${runStarted.toISOString()} |`);
   L.push(`| load average at the end (1/5/15 min) | ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')} — other work on the machine inflates latencies; compare ratios within one run |`);
+  L.push('| steal (per scenario) | the share of the cores\' time the hypervisor gave other guests while a scenario\'s Lineup side ran (/proc/stat), median of its rounds: no load average shows it, and at 30% the p99s are the host\'s as much as Lineup\'s |');
   L.push(`| machine | ${cpus.length} × ${cpus[0]?.model ?? '?'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, ${os.type()} ${os.release()} |`);
   const grouping = autogroup();
   if (grouping) L.push(`| scheduler | autogroup ${grouping} (\`kernel.sched_autogroup_enabled\`)${grouping === 'on' ? ': all of PostgreSQL shares one session\'s CPU share with the server and wrk on these cores, which lengthens the p99 tails (bench/notes.md, session 17)' : ''} |`);
@@ -71,8 +72,8 @@ export function renderReport({ runStarted, wrkVersion, meta, counts, sizes, serv
     L.push('');
     if (r.fixed) L.push(`Context: a fixed ${int(Buffer.byteLength(fs.readFileSync(path.join(WORK, 'fixed-body.json'))))} B body (the Events first page), no database: ${int(r.fixed.rps)} req/s, p50 ${ms(r.fixed.p50)} ms, p99 ${ms(r.fixed.p99)} ms.`);
     L.push('');
-    L.push('| scenario | Lineup req/s | p50 ms | p99 ms | bare ref. req/s | ref. p50 / p99 ms | **Lineup ÷ bare** | PG-rendered req/s | **Lineup ÷ PG-rendered** | statements | raw SQL p50 ms | p50 ÷ first page p50 | body B | load (1 min) | other statuses |');
-    L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+    L.push('| scenario | Lineup req/s | p50 ms | p99 ms | bare ref. req/s | ref. p50 / p99 ms | **Lineup ÷ bare** | PG-rendered req/s | **Lineup ÷ PG-rendered** | statements | raw SQL p50 ms | p50 ÷ first page p50 | body B | load (1 min) | steal | other statuses |');
+    L.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
     const firstPage = r['events-first'];
     for (const s of scenarios) {
       const x = r[s.id];
@@ -81,7 +82,7 @@ export function renderReport({ runStarted, wrkVersion, meta, counts, sizes, serv
       const ratio = (name) => (x.ratio?.[name] ? withRange(x.ratio[name]) : '–');
       const vsFirstPage = x.p50Ratio?.first ? withRange(x.p50Ratio.first, ', in turns') : f2(vsFirst(x, firstPage));
       const other = Object.entries(l.statuses).filter(([k]) => Number(k) !== s.status).map(([k, v]) => `${k}×${v}`).join(' ');
-      L.push(`| ${s.title} | ${int(l.rps)} | ${ms(l.p50)} | ${ms(l.p99)} | ${x.ref ? int(x.ref.rps) : '–'} | ${x.ref ? `${ms(x.ref.p50)} / ${ms(x.ref.p99)}` : '–'} | ${ratio('ref')} | ${x.pgJson ? int(x.pgJson.rps) : '–'} | ${ratio('pgJson')} | ${s.statements.length} | ${ms(s.raw.p50)} | ${vsFirstPage} | ${int(s.bytes)} | ${l.load?.toFixed(1) ?? '–'} | ${other || '–'}${l.errors ? ` errors ${l.errors}` : ''} |`);
+      L.push(`| ${s.title} | ${int(l.rps)} | ${ms(l.p50)} | ${ms(l.p99)} | ${x.ref ? int(x.ref.rps) : '–'} | ${x.ref ? `${ms(x.ref.p50)} / ${ms(x.ref.p99)}` : '–'} | ${ratio('ref')} | ${x.pgJson ? int(x.pgJson.rps) : '–'} | ${ratio('pgJson')} | ${s.statements.length} | ${ms(s.raw.p50)} | ${vsFirstPage} | ${int(s.bytes)} | ${l.load?.toFixed(1) ?? '–'} | ${pct(l.steal)} | ${other || '–'}${l.errors ? ` errors ${l.errors}` : ''} |`);
     }
     L.push('');
   }

@@ -19,7 +19,28 @@ export const f1 = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
 export const f2 = (x) => (Number.isFinite(x) ? x.toFixed(2) : '–');
 export const ms = (x) => (Number.isFinite(x) ? x.toFixed(2) : '–');
 export const int = (x) => (Number.isFinite(x) ? Math.round(x).toLocaleString('en') : '–');
+export const pct = (x) => (Number.isFinite(x) ? `${Math.round(x * 100)}%` : '–');
 export const mb = (kb) => (Number.isFinite(kb) ? (kb / 1024).toFixed(0) : '–');
+
+/**
+ * The cores' time so far, from /proc/stat's `cpu` line (in clock ticks): all of it and the part
+ * stolen by the hypervisor for other guests; null where there is no /proc/stat.
+ */
+export function cpuTimes() {
+  try {
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal (guest time is already in user)
+    return { total: fields.slice(0, 8).reduce((a, b) => a + b, 0), steal: fields[7] ?? 0 };
+  } catch {
+    return null;
+  }
+}
+
+/** The share (0–1) of the cores' time stolen between two cpuTimes() readings, or null. */
+export function stealShare(before, after) {
+  if (!before || !after || after.total <= before.total) return null;
+  return (after.steal - before.steal) / (after.total - before.total);
+}
 
 /**
  * Linux's autogroup scheduling (`kernel.sched_autogroup_enabled`): 'on', 'off', or null where the
