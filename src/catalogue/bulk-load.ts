@@ -1,8 +1,8 @@
 /**
  * A first import loads the catalogue the way pg_restore does: secondary indexes and foreign keys
  * are dropped inside the import transaction, the merge fills the tables, and both are created
- * again from their own catalogued definitions before COMMIT — one sorted build per index and one
- * join per foreign key, instead of an index entry per row in every index (the Event tables' 14,
+ * again from their own catalogued definitions (the foreign keys before COMMIT, the indexes after
+ * it: index-builds.ts) — one sorted build per index and one join per foreign key, instead of an index entry per row in every index (the Event tables' 14,
  * five of them GIN; the Artists', Venues' and Series' name trigrams) and a referential probe per
  * row and key (docs/performance.md). Two groups, each deferred when it is empty:
  *
@@ -17,12 +17,15 @@
  * reference in a list), and the key is built once after the load: at 1,000,000 Events, the
  * previews' 1.1 GB 16.3 → 7.0 s, `event_artists` 3.6 → 2.7 s (session 10).
  *
- * Everything happens in the import's transaction, so a rejected or failed import rolls the drops
- * back with the rows, and the keys and foreign keys are checked again, whole, before COMMIT. The
- * price: from the first drop to COMMIT these tables are locked exclusively, so a reader waits (up
- * to its statement timeout) instead of seeing the still-empty catalogue.
+ * The drops, keys and foreign keys happen in the import's transaction, so a rejected or failed
+ * import rolls the drops back with the rows, and the keys and foreign keys are checked again,
+ * whole, before COMMIT. The secondary indexes are recorded in that transaction and built after
+ * its COMMIT on several connections (index-builds.ts, migration 019). The price: from the first
+ * drop to COMMIT these tables are locked exclusively, so a reader waits (up to its statement
+ * timeout) instead of seeing the still-empty catalogue.
  */
 import type pg from 'pg';
+import { recordIndexBuilds } from './index-builds.js';
 
 interface Group {
   /** Tables that are all empty when the `entities` are (the memberships reference them). */
@@ -48,21 +51,23 @@ interface Deferred {
   /** Schema-qualified where needed (regclass text) for indexes, quoted name for constraints. */
   readonly name: string;
   readonly table: string;
+  /** An index's access method (null for constraints). */
+  readonly method: string | null;
   readonly definition: string;
 }
 
 const DEFERRABLE = `
   SELECT 'index' AS kind, i.indexrelid::regclass::text AS name, i.indrelid::regclass::text AS table,
-         pg_get_indexdef(i.indexrelid) AS definition
-    FROM pg_index i
+         am.amname::text AS method, pg_get_indexdef(i.indexrelid) AS definition
+    FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
    WHERE i.indrelid = ANY($1::regclass[])
      AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid AND k.conrelid = i.indrelid)
   UNION ALL
-  SELECT 'key', quote_ident(k.conname), k.conrelid::regclass::text, pg_get_constraintdef(k.oid)
+  SELECT 'key', quote_ident(k.conname), k.conrelid::regclass::text, NULL, pg_get_constraintdef(k.oid)
     FROM pg_constraint k
    WHERE k.conrelid = ANY($2::regclass[]) AND k.contype IN ('p', 'u')
   UNION ALL
-  SELECT 'fk', quote_ident(k.conname), k.conrelid::regclass::text, pg_get_constraintdef(k.oid)
+  SELECT 'fk', quote_ident(k.conname), k.conrelid::regclass::text, NULL, pg_get_constraintdef(k.oid)
     FROM pg_constraint k
    WHERE k.conrelid = ANY($1::regclass[]) AND k.contype = 'f'`;
 
@@ -77,7 +82,10 @@ export interface DeferredIndexes {
    * until `restore`, as they are written).
    */
   readonly restoreKeys: (tables: readonly string[]) => Promise<void>;
-  /** Creates the dropped indexes and foreign keys again (after the merge, before COMMIT). */
+  /**
+   * Creates the dropped keys and foreign keys again and records the dropped indexes, to be built
+   * after COMMIT (index-builds.ts; after the merge, before COMMIT).
+   */
   readonly restore: () => Promise<void>;
 }
 
@@ -112,8 +120,10 @@ export async function deferIndexes(client: pg.PoolClient): Promise<DeferredIndex
   };
   const restore = async () => {
     await restoreKeys(children); // those not restored yet
-    for (const index of indexes) await client.query(index.definition);
+    // (a foreign key's check reads its table whole and probes the referenced primary key: no
+    // secondary index serves it)
     for (const fk of fks) await client.query(`ALTER TABLE ${fk.table} ADD CONSTRAINT ${fk.name} ${fk.definition}`);
+    await recordIndexBuilds(client, indexes.map((i) => ({ name: i.name, table: i.table, method: i.method!, definition: i.definition })));
   };
   return { first, empty, restoreKeys, restore };
 }

@@ -1,0 +1,159 @@
+/**
+ * A first import's indexes, built after its COMMIT (src/catalogue/index-builds.ts, migration 019),
+ * on both engines: none is left recorded after an import; an importer stopped between its COMMIT
+ * and the builds leaves rows that the next import or `lineup migrate` builds, each index as the
+ * migrations define it; and (PostgreSQL) two processes finishing at once build each index once,
+ * the one that finds a build held by the other waiting for it.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type pg from 'pg';
+import type { Database } from '../../src/db/database.js';
+import { migrate } from '../../src/db/migrate.js';
+import { finishIndexBuilds, recordIndexBuilds, type IndexBuild } from '../../src/catalogue/index-builds.js';
+import { fullDocument } from './fixture.js';
+import { importDoc, storePerSuite, testEngines } from './support.js';
+
+const q = async <T extends object = Record<string, unknown>>(db: Database | pg.PoolClient, sql: string, params: unknown[] = []) =>
+  (await db.query<T>(sql, params)).rows;
+
+/** Every index of the catalogue's tables, by name, with its definition. */
+const indexes = async (db: Database) =>
+  q<{ name: string; definition: string }>(db.pool, `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS definition
+      FROM pg_index i JOIN pg_class t ON t.oid = i.indrelid
+     WHERE t.relnamespace = to_regnamespace(current_schema()) AND t.relname <> 'catalogue_index_builds'
+     ORDER BY 1`);
+
+const recorded = async (db: Database) => (await q<{ name: string }>(db.pool, 'SELECT name FROM catalogue_index_builds ORDER BY 1')).map((r) => r.name);
+
+/** The indexes a first import builds after COMMIT, among them GIN, GiST and btree ones. */
+const CHOSEN = ['events_name_trgm', 'events_current_dates', 'events_by_start_date', 'event_artists_artist', 'artists_name_trgm'];
+
+/**
+ * What an importer stopped right after its COMMIT leaves: the chosen indexes dropped and recorded,
+ * in one transaction (as bulk-load.ts does in the import's).
+ */
+async function leaveBuilds(db: Database): Promise<void> {
+  const client = await db.pool.connect();
+  try {
+    await client.query('BEGIN');
+    const { rows } = await client.query<IndexBuild>(
+      `SELECT i.indexrelid::regclass::text AS name, i.indrelid::regclass::text AS table, am.amname::text AS method,
+              pg_get_indexdef(i.indexrelid) AS definition
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam
+        WHERE i.indexrelid = ANY($1::regclass[])`,
+      [CHOSEN],
+    );
+    assert.equal(rows.length, CHOSEN.length);
+    for (const r of rows) await client.query(`DROP INDEX ${r.name}`);
+    await recordIndexBuilds(client, rows);
+    await client.query('COMMIT');
+  } finally {
+    client.release();
+  }
+}
+
+for (const engine of testEngines()) {
+  describe(`indexes built after a first import's COMMIT (${engine.name})`, () => {
+    const store = storePerSuite(engine);
+
+    test('a first import leaves nothing recorded; a later one records nothing', async () => {
+      const before = await indexes(store.db);
+      let phases: string[] = [];
+      await importDoc(store.db, fullDocument(), { onProgress: (p) => phases.push(p.phase) });
+      assert.ok(phases.includes('indexing'), phases.join(', '));
+      assert.deepEqual(await recorded(store.db), []);
+      assert.deepEqual(await indexes(store.db), before);
+      phases = [];
+      await importDoc(store.db, fullDocument(), { onProgress: (p) => phases.push(p.phase) });
+      assert.ok(!phases.includes('indexing'), phases.join(', '));
+      assert.deepEqual(await indexes(store.db), before);
+    });
+
+    test('an importer stopped after its COMMIT: the rows are served, and `lineup migrate` builds what it left', async () => {
+      await importDoc(store.db, fullDocument());
+      const before = await indexes(store.db);
+      await leaveBuilds(store.db);
+      assert.deepEqual(await recorded(store.db), [...CHOSEN].sort());
+      const missing = (await indexes(store.db)).map((i) => i.name);
+      assert.ok(CHOSEN.every((n) => !missing.includes(n)), missing.join(', '));
+      // the catalogue is all there meanwhile
+      assert.equal((await q<{ n: number }>(store.db.pool, `SELECT count(*)::int AS n FROM events WHERE name_lower LIKE '%'`))[0]!.n, 3);
+
+      assert.deepEqual(await migrate(store.db), []); // nothing to apply, the builds finished
+      assert.deepEqual(await recorded(store.db), []);
+      assert.deepEqual(await indexes(store.db), before);
+    });
+
+    test('an importer stopped after its COMMIT: the next import builds what it left', async () => {
+      await importDoc(store.db, fullDocument());
+      const before = await indexes(store.db);
+      await leaveBuilds(store.db);
+      const phases: string[] = [];
+      await importDoc(store.db, fullDocument(), { onProgress: (p) => phases.push(p.phase) });
+      assert.equal(phases.at(-1), 'indexing');
+      assert.deepEqual(await recorded(store.db), []);
+      assert.deepEqual(await indexes(store.db), before);
+    });
+
+    if (engine.name === 'postgres') {
+      test('two processes finishing at once build each index once (three times over)', async () => {
+        await importDoc(store.db, fullDocument());
+        const before = await indexes(store.db);
+        for (let round = 0; round < 3; round++) {
+          await leaveBuilds(store.db);
+          const [a, b] = [await store.db.pool.connect(), await store.db.pool.connect()];
+          try {
+            const built = await Promise.all([finishIndexBuilds(store.db, a), finishIndexBuilds(store.db, b)]);
+            assert.equal(built[0] + built[1], CHOSEN.length, `round ${round}: ${built.join(' + ')}`);
+          } finally {
+            a.release();
+            b.release();
+          }
+          assert.deepEqual(await recorded(store.db), []);
+          assert.deepEqual(await indexes(store.db), before);
+        }
+      });
+
+      for (const outcome of ['builds it', 'rolls back'] as const) {
+        test(`a build another process holds is waited for, and that process ${outcome}`, async () => {
+          await importDoc(store.db, fullDocument());
+          const before = await indexes(store.db);
+          await leaveBuilds(store.db);
+          const held = 'events_name_trgm';
+          const other = await store.db.pool.connect();
+          const own = await store.db.pool.connect();
+          try {
+            await other.query('BEGIN');
+            const [{ definition }] = await q<{ definition: string }>(other, 'SELECT definition FROM catalogue_index_builds WHERE name = $1 FOR UPDATE', [held]);
+            const ownPid = (await q<{ pid: number }>(own, 'SELECT pg_backend_pid() AS pid'))[0]!.pid;
+            let settled = false;
+            const finishing = finishIndexBuilds(store.db, own).finally(() => (settled = true));
+            // the shape of the race, every time: the finisher has built the free ones and waits on the held row
+            for (;;) {
+              assert.equal(settled, false, 'the finisher returned with a build still held by another process');
+              const waiting = await q<{ n: number }>(store.db.pool, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'`, [ownPid]);
+              if (waiting[0]!.n === 1) break;
+              await new Promise((resolve) => setImmediate(resolve));
+            }
+            assert.deepEqual(await recorded(store.db), [held]);
+            if (outcome === 'builds it') {
+              await other.query(definition!);
+              await other.query('DELETE FROM catalogue_index_builds WHERE name = $1', [held]);
+              await other.query('COMMIT');
+              assert.equal(await finishing, CHOSEN.length - 1);
+            } else {
+              await other.query('ROLLBACK');
+              assert.equal(await finishing, CHOSEN.length);
+            }
+          } finally {
+            other.release();
+            own.release();
+          }
+          assert.deepEqual(await recorded(store.db), []);
+          assert.deepEqual(await indexes(store.db), before);
+        });
+      }
+    }
+  });
+}
