@@ -13,7 +13,8 @@
  * empty before). A build takes a SHARE lock, which readers do not wait for.
  *
  * An importer stopped between its COMMIT and the end of the builds leaves rows here: the next
- * import (after its own COMMIT) or `lineup migrate` (before it applies anything) builds them.
+ * import (after its own COMMIT) or `lineup migrate` (before it applies anything) builds them (an
+ * index already built by hand from its recorded definition only loses its row).
  * Two processes finishing at once each take a free row (`SKIP LOCKED`), then wait for the rows the
  * other holds, so neither returns before every recorded index exists.
  */
@@ -55,7 +56,7 @@ export async function recordIndexBuilds(client: pg.PoolClient, builds: readonly 
  * Events the two name trigram GINs take ≈ 10 s each, the GiST ≈ 5 s), then btree (parallel
  * workers), each by its table's size.
  */
-const NEXT = `SELECT name, definition FROM ${BUILDS}
+const NEXT = `SELECT name, definition, to_regclass(name) IS NOT NULL AS present FROM ${BUILDS}
   ORDER BY CASE method WHEN 'gin' THEN 0 WHEN 'gist' THEN 1 ELSE 2 END,
            coalesce(pg_relation_size(to_regclass(table_name)), 0) DESC, name
   LIMIT 1 FOR UPDATE SKIP LOCKED`;
@@ -83,10 +84,11 @@ async function buildFree(client: pg.PoolClient, db: Database): Promise<number> {
   let built = 0;
   for (;;) {
     const done = await inTransaction(client, db, async () => {
-      const { rows } = await client.query<{ name: string; definition: string }>(NEXT);
+      const { rows } = await client.query<{ name: string; definition: string; present: boolean }>(NEXT);
       const next = rows[0];
       if (next === undefined) return false;
-      await client.query(next.definition);
+      // an operator may have run a listed definition by hand: the index is there, the row goes
+      if (!next.present) await client.query(next.definition);
       await client.query(`DELETE FROM ${BUILDS} WHERE name = $1`, [next.name]);
       return true;
     });

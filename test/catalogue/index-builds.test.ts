@@ -80,6 +80,10 @@ for (const engine of testEngines()) {
       // the catalogue is all there meanwhile
       assert.equal((await q<{ n: number }>(store.db.pool, `SELECT count(*)::int AS n FROM events WHERE name_lower LIKE '%'`))[0]!.n, 3);
 
+      // an operator ran one listed definition by hand meanwhile
+      const [byHand] = await q<{ definition: string }>(store.db.pool, `SELECT definition FROM catalogue_index_builds WHERE name = 'events_by_start_date'`);
+      await store.db.pool.query(byHand!.definition);
+
       assert.deepEqual(await migrate(store.db), []); // nothing to apply, the builds finished
       assert.deepEqual(await recorded(store.db), []);
       assert.deepEqual(await indexes(store.db), before);
@@ -94,6 +98,26 @@ for (const engine of testEngines()) {
       assert.equal(phases.at(-1), 'indexing');
       assert.deepEqual(await recorded(store.db), []);
       assert.deepEqual(await indexes(store.db), before);
+    });
+
+    test('a build that fails after COMMIT: the import says its rows are committed and what finishes the indexes', async () => {
+      await importDoc(store.db, fullDocument());
+      // a recorded build that cannot succeed (its table does not exist)
+      await store.db.pool.query(
+        `INSERT INTO catalogue_index_builds (name, table_name, method, definition)
+         VALUES ('no_such_index', 'no_such_table', 'btree', 'CREATE INDEX no_such_index ON no_such_table (x)')`,
+      );
+      const doc = fullDocument();
+      doc.events![0]!.name = 'Renamed after the failed build';
+      await assert.rejects(importDoc(store.db, doc), (err: Error) => {
+        assert.match(err.message, /^the catalogue was imported and committed, but building its indexes failed \(`lineup migrate` builds the rest\): .*no_such_table/);
+        return true;
+      });
+      // committed: the rename is stored; the build is still recorded
+      const names = (await q<{ name: string }>(store.db.pool, 'SELECT name FROM events ORDER BY name')).map((r) => r.name);
+      assert.ok(names.includes('Renamed after the failed build'), names.join(', '));
+      assert.deepEqual(await recorded(store.db), ['no_such_index']);
+      await store.db.pool.query(`DELETE FROM catalogue_index_builds`);
     });
 
     if (engine.name === 'postgres') {
