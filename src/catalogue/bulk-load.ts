@@ -2,9 +2,10 @@
  * A first import loads the catalogue the way pg_restore does: secondary indexes and foreign keys
  * are dropped inside the import transaction, the merge fills the tables, and both are created
  * again from their own catalogued definitions (the foreign keys before COMMIT, the indexes after
- * it: index-builds.ts) — one sorted build per index and one join per foreign key, instead of an index entry per row in every index (the Event tables' 14,
- * five of them GIN; the Artists', Venues' and Series' name trigrams) and a referential probe per
- * row and key (docs/performance.md). Two groups, each deferred when it is empty:
+ * it: index-builds.ts) — one sorted build per index and one join per foreign key, instead of an
+ * index entry per row in every index (the Event tables' 14, five of them GIN; the Artists',
+ * Venues' and Series' name trigrams) and a referential probe per row and key
+ * (docs/performance.md). Two groups, each deferred when it is empty:
  *
  * - the Event tables, when no Event is stored (`events` and every table below it);
  * - the parents, when no media, Artist, Venue, Series or Edition is stored (those tables and their

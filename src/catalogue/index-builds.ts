@@ -15,8 +15,8 @@
  * An importer stopped between its COMMIT and the end of the builds leaves rows here: the next
  * import (after its own COMMIT) or `lineup migrate` (before it applies anything) builds them (an
  * index already built by hand from its recorded definition only loses its row).
- * Two processes finishing at once each take a free row (`SKIP LOCKED`), then wait for the rows the
- * other holds, so neither returns before every recorded index exists.
+ * Two processes finishing at once each take free rows (`SKIP LOCKED`), then wait for the rows the
+ * other holds, so neither returns before every recorded index exists, and none is built twice.
  */
 import type pg from 'pg';
 import type { Database } from '../db/database.js';
@@ -51,15 +51,19 @@ export async function recordIndexBuilds(client: pg.PoolClient, builds: readonly 
 }
 
 /**
- * The next free build, the longest first as far as it can be told (longest-processing-time order
- * keeps the connections busy to the end): GIN, then GiST (both build on one process; at 1,000,000
- * Events the two name trigram GINs take ≈ 10 s each, the GiST ≈ 5 s), then btree (parallel
- * workers), each by its table's size.
+ * The next build, the longest first as far as it can be told (longest-processing-time order keeps
+ * the connections busy to the end): GIN, then GiST (both build on one process; at 1,000,000 Events
+ * the two name trigram GINs take ≈ 10 s each, the GiST ≈ 5 s), then btree (parallel workers), each
+ * by its table's size. `SKIP LOCKED`: the next one no other transaction holds; without it, the
+ * next one, waiting for a held row's transaction to end (built and deleted: the next row; rolled
+ * back: that one, free again).
  */
-const NEXT = `SELECT name, definition, to_regclass(name) IS NOT NULL AS present FROM ${BUILDS}
+const next = (skipLocked: boolean) => `SELECT name, definition, to_regclass(name) IS NOT NULL AS present FROM ${BUILDS}
   ORDER BY CASE method WHEN 'gin' THEN 0 WHEN 'gist' THEN 1 ELSE 2 END,
            coalesce(pg_relation_size(to_regclass(table_name)), 0) DESC, name
-  LIMIT 1 FOR UPDATE SKIP LOCKED`;
+  LIMIT 1 FOR UPDATE${skipLocked ? ' SKIP LOCKED' : ''}`;
+const NEXT_FREE = next(true);
+const NEXT_WAITING = next(false);
 
 async function inTransaction<T>(client: pg.PoolClient, db: Database, work: () => Promise<T>): Promise<T> {
   await client.query('BEGIN');
@@ -79,17 +83,21 @@ async function inTransaction<T>(client: pg.PoolClient, db: Database, work: () =>
   }
 }
 
-/** Builds free recorded indexes on `client` until none is free; returns how many it built. */
-async function buildFree(client: pg.PoolClient, db: Database): Promise<number> {
+/**
+ * Builds recorded indexes on `client`, one transaction each, until `statement` finds none;
+ * returns how many it built. A row is built by the transaction that locked it, never handed on:
+ * two finishers that each locked rows only to wait and release them could trade them for ever.
+ */
+async function buildAll(client: pg.PoolClient, db: Database, statement: string): Promise<number> {
   let built = 0;
   for (;;) {
     const done = await inTransaction(client, db, async () => {
-      const { rows } = await client.query<{ name: string; definition: string; present: boolean }>(NEXT);
-      const next = rows[0];
-      if (next === undefined) return false;
+      const { rows } = await client.query<{ name: string; definition: string; present: boolean }>(statement);
+      const row = rows[0];
+      if (row === undefined) return false;
       // an operator may have run a listed definition by hand: the index is there, the row goes
-      if (!next.present) await client.query(next.definition);
-      await client.query(`DELETE FROM ${BUILDS} WHERE name = $1`, [next.name]);
+      if (!row.present) await client.query(row.definition);
+      await client.query(`DELETE FROM ${BUILDS} WHERE name = $1`, [row.name]);
       return true;
     });
     if (!done) return built;
@@ -97,12 +105,8 @@ async function buildFree(client: pg.PoolClient, db: Database): Promise<number> {
   }
 }
 
-/**
- * Waits for the builds other transactions hold (their rows are locked until they commit, and
- * then deleted); returns how many rows are left, i.e. builds that were rolled back (free again).
- */
-const waitForOthers = (client: pg.PoolClient, db: Database) =>
-  inTransaction(client, db, async () => (await client.query(`SELECT name FROM ${BUILDS} FOR UPDATE`)).rowCount ?? 0);
+const left = async (client: pg.PoolClient) =>
+  (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${BUILDS}`)).rows[0]!.n;
 
 /** True when the schema has the table of recorded builds (migration 019 applied). */
 export async function hasIndexBuilds(client: pg.PoolClient): Promise<boolean> {
@@ -117,28 +121,29 @@ export async function hasIndexBuilds(client: pg.PoolClient): Promise<boolean> {
  * returns the number of indexes built by this call.
  */
 export async function finishIndexBuilds(db: Database, own: pg.PoolClient, onStart?: () => void): Promise<number> {
-  const { rows } = await own.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${BUILDS}`);
-  if (rows[0]!.n === 0) return 0;
+  const recorded = await left(own);
+  if (recorded === 0) return 0;
   onStart?.();
   const extra: pg.PoolClient[] = [];
   if (db.engine === 'postgres') {
     // only connections the pool has to spare: waiting for a busy one could wait for ever
     const pool = db.pool;
     const spare = pool.options.max - pool.totalCount + pool.idleCount;
-    const wanted = Math.min(INDEX_BUILD_CONNECTIONS - 1, rows[0]!.n - 1, spare);
+    const wanted = Math.min(INDEX_BUILD_CONNECTIONS - 1, recorded - 1, spare);
     for (let i = 0; i < wanted; i++) extra.push(await pool.connect());
   }
   let built = 0;
   let broken: Error | undefined;
   try {
-    const results = await Promise.allSettled([own, ...extra].map((c) => buildFree(c, db)));
+    const results = await Promise.allSettled([own, ...extra].map((c) => buildAll(c, db, NEXT_FREE)));
     for (const r of results) {
       if (r.status === 'fulfilled') built += r.value;
       else broken ??= r.reason as Error;
     }
     if (broken) throw broken;
-    // rows another process holds: wait for them; a build it rolled back is free again
-    while ((await waitForOthers(own, db)) > 0) built += await buildFree(own, db);
+    // rows another process holds: wait for each; one it rolled back is built here
+    do built += await buildAll(own, db, NEXT_WAITING);
+    while ((await left(own)) > 0);
     return built;
   } finally {
     for (const c of extra) c.release(broken);

@@ -139,6 +139,42 @@ for (const engine of testEngines()) {
         }
       });
 
+      test('two finishers waiting on one held build: it is built once when its holder rolls back (three times over)', async () => {
+        await importDoc(store.db, fullDocument());
+        const before = await indexes(store.db);
+        const held = 'events_name_trgm';
+        for (let round = 0; round < 3; round++) {
+          await leaveBuilds(store.db);
+          const [other, a, b] = [await store.db.pool.connect(), await store.db.pool.connect(), await store.db.pool.connect()];
+          try {
+            await other.query('BEGIN');
+            await other.query('SELECT 1 FROM catalogue_index_builds WHERE name = $1 FOR UPDATE', [held]);
+            const pids = [
+              (await q<{ pid: number }>(a, 'SELECT pg_backend_pid() AS pid'))[0]!.pid,
+              (await q<{ pid: number }>(b, 'SELECT pg_backend_pid() AS pid'))[0]!.pid,
+            ];
+            let settled = 0;
+            const finishing = Promise.all([a, b].map((c) => finishIndexBuilds(store.db, c).finally(() => settled++)));
+            // both have built what was free and wait on the held row
+            for (;;) {
+              assert.equal(settled, 0, 'a finisher returned with a build still held by another transaction');
+              const waiting = await q<{ n: number }>(store.db.pool, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ANY($1) AND wait_event_type = 'Lock'`, [pids]);
+              if (waiting[0]!.n === 2) break;
+              await new Promise((resolve) => setImmediate(resolve));
+            }
+            await other.query('ROLLBACK');
+            const built = await finishing;
+            assert.equal(built[0]! + built[1]!, CHOSEN.length, `round ${round}: ${built.join(' + ')}`);
+          } finally {
+            other.release();
+            a.release();
+            b.release();
+          }
+          assert.deepEqual(await recorded(store.db), []);
+          assert.deepEqual(await indexes(store.db), before);
+        }
+      });
+
       for (const outcome of ['builds it', 'rolls back'] as const) {
         test(`a build another process holds is waited for, and that process ${outcome}`, async () => {
           await importDoc(store.db, fullDocument());
