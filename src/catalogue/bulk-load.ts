@@ -2,7 +2,7 @@
  * A first import loads the catalogue the way pg_restore does: secondary indexes and foreign keys
  * are dropped inside the import transaction, the merge fills the tables, and both are created
  * again from their own catalogued definitions (the foreign keys before COMMIT, the indexes after
- * it: index-builds.ts) — one sorted build per index and one join per foreign key, instead of an
+ * it: after-commit.ts) — one sorted build per index and one join per foreign key, instead of an
  * index entry per row in every index (the Event tables' 14, five of them GIN; the Artists',
  * Venues' and Series' name trigrams) and a referential probe per row and key
  * (docs/performance.md). Two groups, each deferred when it is empty:
@@ -21,12 +21,14 @@
  * The drops, keys and foreign keys happen in the import's transaction, so a rejected or failed
  * import rolls the drops back with the rows, and the keys and foreign keys are checked again,
  * whole, before COMMIT. The secondary indexes are recorded in that transaction and built after
- * its COMMIT on several connections (index-builds.ts, migration 019). The price: from the first
+ * its COMMIT on several connections (after-commit.ts, migration 019). So are the stored Event
+ * previews of a first import (the Event group deferred): the table is committed empty with its
+ * key, and its foreign key is added once they are written. The price: from the first
  * drop to COMMIT these tables are locked exclusively, so a reader waits (up to its statement
  * timeout) instead of seeing the still-empty catalogue.
  */
 import type pg from 'pg';
-import { recordIndexBuilds } from './index-builds.js';
+import { PREVIEWS, recordAfterCommit } from './after-commit.js';
 
 interface Group {
   /** Tables that are all empty when the `entities` are (the memberships reference them). */
@@ -85,7 +87,8 @@ export interface DeferredIndexes {
   readonly restoreKeys: (tables: readonly string[]) => Promise<void>;
   /**
    * Creates the dropped keys and foreign keys again and records the dropped indexes, to be built
-   * after COMMIT (index-builds.ts; after the merge, before COMMIT).
+   * after COMMIT, with the stored previews when the Event group was deferred (after-commit.ts;
+   * after the merge, before COMMIT).
    */
   readonly restore: () => Promise<void>;
 }
@@ -123,8 +126,15 @@ export async function deferIndexes(client: pg.PoolClient): Promise<DeferredIndex
     await restoreKeys(children); // those not restored yet
     // (a foreign key's check reads its table whole and probes the referenced primary key: no
     // secondary index serves it)
-    for (const fk of fks) await client.query(`ALTER TABLE ${fk.table} ADD CONSTRAINT ${fk.name} ${fk.definition}`);
-    await recordIndexBuilds(client, indexes.map((i) => ({ name: i.name, table: i.table, method: i.method!, definition: i.definition })));
+    const add = (fk: Deferred) => `ALTER TABLE ${fk.table} ADD CONSTRAINT ${fk.name} ${fk.definition}`;
+    // the stored previews' foreign key waits for their rows (after-commit.ts)
+    const previews = groups.includes(EVENT_GROUP) ? fks.filter((fk) => fk.table.split('.').pop() === 'event_previews') : [];
+    if (groups.includes(EVENT_GROUP) && previews.length !== 1) throw new Error('event_previews has not the one foreign key of the migrations');
+    for (const fk of fks.filter((k) => !previews.includes(k))) await client.query(add(fk));
+    await recordAfterCommit(client, [
+      ...previews.map((fk) => ({ name: fk.name, table: fk.table, method: PREVIEWS, definition: add(fk) })),
+      ...indexes.map((i) => ({ name: i.name, table: i.table, method: i.method!, definition: i.definition })),
+    ]);
   };
   return { first, empty, restoreKeys, restore };
 }

@@ -12,7 +12,7 @@
  * when it runs (src/db/migrate.ts); an Event without a row is read live by the read side.
  */
 import type pg from 'pg';
-import { storedArtistPreviewTexts, storedVenuePreviewTexts } from '../queries/event-relations.js';
+import { storedArtistPreviewTexts, storedVenuePreviewTexts, type StoredScope } from '../queries/event-relations.js';
 import { STAGE } from './rows.js';
 
 const TARGETS = 'preview_targets';
@@ -43,24 +43,32 @@ const ARTIST_MEMBERS = 'preview_artist_members';
 const VENUE_MEMBERS = 'preview_venue_members';
 
 /**
- * The statements of one refresh: `targets` lists the Events (a SELECT of ids), or null for every
- * Event of a first import, where the arrays are read straight from the memberships in Event order
- * (no target table, no semi-joins) and inserted without `ON CONFLICT` into the empty, keyless table.
+ * How a refresh finds its Events: `targets` lists them (a SELECT of ids, into a temporary table);
+ * `every` takes every Event, one pass over the memberships in Event order.
  */
-function previewStatements(targets: string | null) {
-  const artists = storedArtistPreviewTexts(targets === null ? null : TARGETS);
-  const venues = storedVenuePreviewTexts(targets === null ? null : TARGETS);
+type Refresh = { readonly kind: 'targets'; readonly select: string; readonly analyze: boolean } | { readonly kind: 'every' };
+
+/**
+ * The statements of one refresh. Targets: rows rewritten only where they changed. Every Event (a
+ * first import's previews, after its COMMIT): rows missing only; a row already there was written
+ * by a later import, from rows as new as these.
+ */
+function previewStatements(refresh: Refresh) {
+  const scope: StoredScope = refresh.kind === 'every' ? null : { table: TARGETS };
+  const artists = storedArtistPreviewTexts(scope);
+  const venues = storedVenuePreviewTexts(scope);
   const members = [
     [ARTIST_MEMBERS, artists.members],
     [VENUE_MEMBERS, venues.members],
   ] as const;
   const insert = `INSERT INTO event_previews (event_id, artists, venues)
     SELECT x.id, coalesce(a.items, '[]')::json, coalesce(v.items, '[]')::json
-      FROM ${targets === null ? 'events' : TARGETS} x
+      FROM ${refresh.kind === 'every' ? 'events' : TARGETS} x
       LEFT JOIN (${artists.items(ARTIST_MEMBERS)}) a ON a.event_id = x.id
       LEFT JOIN (${venues.items(VENUE_MEMBERS)}) v ON v.event_id = x.id`;
-  const store = targets === null
-    ? insert
+  const store = refresh.kind === 'every'
+    ? `${insert}
+    ON CONFLICT (event_id) DO NOTHING`
     : `${insert}
     ON CONFLICT (event_id) DO UPDATE SET artists = EXCLUDED.artists, venues = EXCLUDED.venues
      WHERE event_previews.artists::text IS DISTINCT FROM EXCLUDED.artists::text
@@ -69,44 +77,45 @@ function previewStatements(targets: string | null) {
 }
 
 /**
- * Writes the stored previews of the Events listed by `targets` (null: every Event, a first
- * import) from the plain preview statements' template (queries/event-relations.ts), so that
- * stored and read previews cannot differ; rows are rewritten only when changed. Each member shown
- * is rendered once into a keyed temporary table, then one statement writes every target's arrays.
+ * Writes the stored previews of the Events of `refresh` from the plain preview statements'
+ * template (queries/event-relations.ts), so that stored and read previews cannot differ. Each
+ * member shown is rendered once into a keyed temporary table, then one statement writes every
+ * Event's arrays.
  * At 1,000,000 Events: a first import's previews 52 s → 46.5 s (rendering each membership row;
  * chunks of 5,000 Events probed one by one took ≈ 92 s) → 27.9 s (session 10) → 19.7 s (session
  * 15: no targets, every member, arrays merged in Event order); rewriting every stored Event's
  * previews 56–63 s → 42 s (docs/performance.md).
  */
-async function refresh(client: pg.PoolClient, targets: string | null, analyze: boolean): Promise<number> {
-  const { members, store } = previewStatements(targets);
+async function refresh(client: pg.PoolClient, refresh: Refresh): Promise<number> {
+  const { members, store } = previewStatements(refresh);
   // (dropped below; a failure rolls the transaction back, and the tables with it)
-  if (targets !== null) await client.query(`CREATE TEMP TABLE ${TARGETS} AS SELECT DISTINCT t.id FROM (${targets}) t`);
-  // A bulk import has just filled the member and membership tables: planned on their old
-  // statistics (empty, for a first import: a sequential scan per Event), the statement's cost grew
-  // with the catalogue (docs/performance.md). ANALYZE inside the transaction samples the rows it
-  // wrote; the targets' own statistics choose between probing a few Events and one pass over all.
-  const analyzed = [...(targets === null ? [] : [TARGETS]), ...(analyze ? [READ_TABLES] : [])];
-  if (analyzed.length > 0) await client.query(`ANALYZE ${analyzed.join(', ')}`);
+  if (refresh.kind === 'targets') {
+    await client.query(`CREATE TEMP TABLE ${TARGETS} AS SELECT DISTINCT t.id FROM (${refresh.select}) t`);
+    // A bulk import has just filled the member and membership tables: planned on their old
+    // statistics (empty, for a first import: a sequential scan per Event), the statement's cost
+    // grew with the catalogue (docs/performance.md). ANALYZE inside the transaction samples the
+    // rows it wrote; the targets' own statistics choose between probing a few Events and one pass
+    // over all.
+    await client.query(`ANALYZE ${[TARGETS, ...(refresh.analyze ? [READ_TABLES] : [])].join(', ')}`);
+  }
   // keyed, so that each membership finds its member's text by an index probe in Event order
   for (const [table, select] of members) {
     await client.query(`CREATE TEMP TABLE ${table} AS ${select}`);
     await client.query(`ALTER TABLE ${table} ADD PRIMARY KEY (id)`);
     await client.query(`ANALYZE ${table}`);
   }
-  // Every Event (a first import): both arrays come out of their GroupAggregates in Event order and
-  // join the Events by merge. The planner prefers hashing all three inputs (1 GB of arrays, spilled
-  // in batches): inside this transaction its rows are not yet all-visible, so it costs the Event
-  // order's index-only scans as heap fetches. Transaction-local, reset right after.
-  if (targets === null) await client.query('SET LOCAL enable_hashjoin = off');
+  // Every Event: both arrays come out of their GroupAggregates in Event order and join the Events
+  // by merge. The planner prefers hashing all three inputs (1 GB of arrays at 1,000,000 Events,
+  // spilled in batches): right after a first import its rows are not yet all-visible, so it costs
+  // the Event order's index-only scans as heap fetches. Transaction-local, reset right after.
+  if (refresh.kind === 'every') await client.query('SET LOCAL enable_hashjoin = off');
   const written = (await client.query(store)).rowCount ?? 0;
-  if (targets === null) await client.query('SET LOCAL enable_hashjoin TO DEFAULT');
-  const temporary = [...(targets === null ? [] : [TARGETS]), ...members.map(([table]) => table)];
+  if (refresh.kind === 'every') await client.query('SET LOCAL enable_hashjoin TO DEFAULT');
+  const temporary = [...(refresh.kind === 'targets' ? [TARGETS] : []), ...members.map(([table]) => table)];
   await client.query(`DROP TABLE ${temporary.join(', ')}`);
   return written;
 }
 
-/** After a merge (inside the import transaction): the Events whose previews may have changed. */
 /**
  * True when the import staged enough rows to invalidate the planner's statistics; a small import
  * (a renamed Artist showing on 5,000 Events, say) leaves them valid.
@@ -118,18 +127,19 @@ export async function isBulkImport(client: pg.PoolClient): Promise<boolean> {
 export interface RefreshOptions {
   /** The merge has already refreshed the statistics of the tables read here. */
   readonly analyzed?: boolean;
-  /**
-   * A first import: every stored Event is a target (all of them are the document's), so the
-   * targets are not collected (≈ 7 s of unions at 1,000,000 Events), and the table is empty and
-   * without its primary key (bulk-load.ts), so the rows are inserted without `ON CONFLICT`
-   * (1.1 GB at 1,000,000 Events: 16.3 → 7.0 s with the key built after).
-   */
-  readonly everyEvent?: boolean;
 }
 
-export async function refreshEventPreviews(client: pg.PoolClient, { analyzed = false, everyEvent = false }: RefreshOptions = {}): Promise<number> {
-  return refresh(client, everyEvent ? null : AFTER_IMPORT, !analyzed && (await isBulkImport(client)));
+/** After a merge that was not a first import's (inside the import transaction). */
+export async function refreshEventPreviews(client: pg.PoolClient, { analyzed = false }: RefreshOptions = {}): Promise<number> {
+  return refresh(client, { kind: 'targets', select: AFTER_IMPORT, analyze: !analyzed && (await isBulkImport(client)) });
 }
+
+/**
+ * The previews of every Event that has none: a first import's, written after its COMMIT
+ * (after-commit.ts), in the caller's transaction. At 1,000,000 Events ≈ 35 s of one backend, now
+ * alongside the index builds instead of before them.
+ */
+export const fillEveryEventPreview = (client: pg.PoolClient) => refresh(client, { kind: 'every' });
 
 /** Fills the rows of Events that have none (migration 005 on an existing catalogue). */
-export const fillMissingEventPreviews = (client: pg.PoolClient) => refresh(client, MISSING_SQL, true);
+export const fillMissingEventPreviews = (client: pg.PoolClient) => refresh(client, { kind: 'targets', select: MISSING_SQL, analyze: true });

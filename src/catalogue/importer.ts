@@ -5,8 +5,8 @@
  *   BEGIN → temporary staging tables → stream: validate each entity, stage it in batches →
  *   SQL checks (duplicates, dangling references) → any problem: ROLLBACK, CatalogueError →
  *   merge (upserts, memberships, markers, --replace deletions) → COMMIT → a first import's
- *   secondary indexes, built on several connections (index-builds.ts) → ANALYZE (its own
- *   transaction, waiting for autovacuum rather than failing).
+ *   secondary indexes and stored Event previews, on several connections (after-commit.ts) →
+ *   ANALYZE (its own transaction, waiting for autovacuum rather than failing).
  */
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
@@ -16,7 +16,7 @@ import type { Database } from '../db/database.js';
 import { checkStaging } from './checks.js';
 import { COLLECTIONS, ProblemList, type Collection } from './document.js';
 import { mergeStaging, refreshStatistics, type CollectionCounts } from './merge.js';
-import { finishIndexBuilds } from './index-builds.js';
+import { finishAfterCommit } from './after-commit.js';
 import { createStaging, finishStaging, insertStaged } from './staging.js';
 import { BatchEncoder, type EncodedBatch, type StagedText } from './staging-batch.js';
 import { readDocument, readEntities, type DocumentSink, type ReadResult } from './stream.js';
@@ -29,7 +29,8 @@ export interface ImportProgress {
   readonly entities: number;
   /**
    * `reading` after each staged batch; then once `checking` and once `merging` (the long SQL
-   * steps); then, when a first import's indexes are built after COMMIT, once `indexing`.
+   * steps); then, when a first import's indexes and stored previews are written after COMMIT,
+   * once `indexing`.
    */
   readonly phase: 'reading' | 'checking' | 'merging' | 'indexing';
 }
@@ -198,10 +199,10 @@ async function importWith(
     await client.query('COMMIT');
     inTransaction = false;
     try {
-      await finishIndexBuilds(db, client, () => opts.onProgress?.({ entities: stager.entities, phase: 'indexing' }));
+      await finishAfterCommit(db, client, () => opts.onProgress?.({ entities: stager.entities, phase: 'indexing' }));
     } catch (err) {
       broken = err as Error;
-      throw new Error(`the catalogue was imported and committed, but building its indexes failed (\`lineup migrate\` builds the rest): ${broken.message}`);
+      throw new Error(`the catalogue was imported and committed, but building its indexes or stored previews failed (\`lineup migrate\` builds the rest): ${broken.message}`);
     }
     try {
       // after the indexes: ANALYZE also samples the expressions of expression indexes

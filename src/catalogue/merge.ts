@@ -12,8 +12,9 @@
  * 5. Derived data: primary Venue keys, Artist public media, Artist and Venue rich previews (stored
  *    with the rows written, then for members absent from the document showing one of its media),
  *    stored Event previews, Event places.
- * Into empty tables, the secondary indexes and foreign keys are built after the load
- * (bulk-load.ts), and the upserts are plain INSERTs.
+ * Into empty tables, the secondary indexes and foreign keys are built after the load, and the
+ * upserts are plain INSERTs; a first import's stored Event previews are written after its COMMIT
+ * (bulk-load.ts, after-commit.ts).
  */
 import type pg from 'pg';
 import { COLLECTIONS, type Collection } from './document.js';
@@ -254,8 +255,9 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
     // after the Artists' public media: the members the document does not carry that show its media
     await refreshMemberPreviews(client);
   }
-  // last: the previews read the merged members, memberships and Artist public media
-  await refreshEventPreviews(client, { analyzed, everyEvent: deferred.first });
+  // last: the previews read the merged members, memberships and Artist public media (a first
+  // import's are filled after its COMMIT: bulk-load.ts)
+  if (!deferred.first) await refreshEventPreviews(client, { analyzed });
   await refreshEventPlaces(client, deferred.first);
   await deferred.restore();
   return counts;

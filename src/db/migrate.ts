@@ -16,7 +16,7 @@ import type pg from 'pg';
 import { fillEventPlaces } from '../catalogue/event-places.js';
 import { fillMissingEventPreviews } from '../catalogue/event-previews.js';
 import { fillMemberPreviews } from '../catalogue/member-previews.js';
-import { finishIndexBuilds, hasIndexBuilds } from '../catalogue/index-builds.js';
+import { finishAfterCommit, hasAfterCommitWork } from '../catalogue/after-commit.js';
 import type { Database } from './database.js';
 
 // Next to this module: src/db/migrations (sources, tests) or dist/db/migrations (the built and the
@@ -68,9 +68,9 @@ export async function migrate(db: Database, migrations = loadMigrations()): Prom
            name text NOT NULL,
            applied_at timestamptz NOT NULL DEFAULT now())`,
       );
-      // a first import's indexes left by an importer stopped after its COMMIT (migration 019):
-      // built before any later migration changes the tables
-      if (await hasIndexBuilds(client)) await finishIndexBuilds(db, client);
+      // a first import's indexes and previews left by an importer stopped after its COMMIT
+      // (migration 019): written before any later migration changes the tables
+      if (await hasAfterCommitWork(client)) await finishAfterCommit(db, client);
       const done = new Set(
         (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version),
       );

@@ -1,16 +1,18 @@
 /**
- * A first import's indexes, built after its COMMIT (src/catalogue/index-builds.ts, migration 019),
- * on both engines: none is left recorded after an import; an importer stopped between its COMMIT
- * and the builds leaves rows that the next import or `lineup migrate` builds, each index as the
- * migrations define it; and (PostgreSQL) two processes finishing at once build each index once,
- * the one that finds a build held by the other waiting for it.
+ * A first import's indexes and stored Event previews, written after its COMMIT
+ * (src/catalogue/after-commit.ts, migration 019), on both engines: nothing is left recorded after
+ * an import; an importer stopped between its COMMIT and the end leaves rows that the next import
+ * or `lineup migrate` finishes, each index as the migrations define it, the previews as an import
+ * writes them, with their foreign key; and (PostgreSQL) two processes finishing at once do each
+ * row once, the one that finds a row held by the other waiting for it, and the previews being
+ * written hold off an import that would delete Events.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type pg from 'pg';
 import type { Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
-import { finishIndexBuilds, recordIndexBuilds, type IndexBuild } from '../../src/catalogue/index-builds.js';
+import { PREVIEWS, finishAfterCommit, recordAfterCommit, type AfterCommitWork } from '../../src/catalogue/after-commit.js';
 import { fullDocument } from './fixture.js';
 import { importDoc, storePerSuite, testEngines } from './support.js';
 
@@ -25,6 +27,33 @@ const indexes = async (db: Database) =>
      ORDER BY 1`);
 
 const recorded = async (db: Database) => (await q<{ name: string }>(db.pool, 'SELECT name FROM catalogue_index_builds ORDER BY 1')).map((r) => r.name);
+
+/** Every stored preview row, as text, by Event. */
+const storedPreviews = async (db: Database) =>
+  q<{ event_id: string; artists: string; venues: string }>(db.pool, 'SELECT event_id::text, artists::text, venues::text FROM event_previews ORDER BY event_id');
+
+/** The foreign keys of the stored previews. */
+const previewKeys = async (db: Database) =>
+  (await q<{ definition: string }>(db.pool, `SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = 'event_previews'::regclass AND contype = 'f'`)).map((r) => r.definition);
+
+/**
+ * What an importer stopped right after its COMMIT leaves of the previews: none written, their
+ * foreign key not added, the work recorded (as bulk-load.ts does in the import's transaction).
+ */
+async function leavePreviews(db: Database): Promise<void> {
+  const client = await db.pool.connect();
+  try {
+    await client.query('BEGIN');
+    const [fk] = await q<{ name: string; definition: string }>(client, `SELECT quote_ident(conname) AS name, pg_get_constraintdef(oid) AS definition
+      FROM pg_constraint WHERE conrelid = 'event_previews'::regclass AND contype = 'f'`);
+    await client.query(`ALTER TABLE event_previews DROP CONSTRAINT ${fk!.name}`);
+    await client.query('DELETE FROM event_previews');
+    await recordAfterCommit(client, [{ name: fk!.name, table: 'event_previews', method: PREVIEWS, definition: `ALTER TABLE event_previews ADD CONSTRAINT ${fk!.name} ${fk!.definition}` }]);
+    await client.query('COMMIT');
+  } finally {
+    client.release();
+  }
+}
 
 /** The indexes a first import builds after COMMIT, among them GIN, GiST and btree ones. */
 const CHOSEN = ['events_name_trgm', 'events_current_dates', 'events_by_start_date', 'event_artists_artist', 'artists_name_trgm'];
@@ -46,7 +75,7 @@ async function leaveBuilds(db: Database): Promise<void> {
     );
     assert.equal(rows.length, CHOSEN.length);
     for (const r of rows) await client.query(`DROP INDEX ${r.name}`);
-    await recordIndexBuilds(client, rows);
+    await recordAfterCommit(client, rows);
     await client.query('COMMIT');
   } finally {
     client.release();
@@ -54,20 +83,62 @@ async function leaveBuilds(db: Database): Promise<void> {
 }
 
 for (const engine of testEngines()) {
-  describe(`indexes built after a first import's COMMIT (${engine.name})`, () => {
+  describe(`indexes and previews written after a first import's COMMIT (${engine.name})`, () => {
     const store = storePerSuite(engine);
 
     test('a first import leaves nothing recorded; a later one records nothing', async () => {
       const before = await indexes(store.db);
+      const keys = await previewKeys(store.db);
+      assert.equal(keys.length, 1);
       let phases: string[] = [];
       await importDoc(store.db, fullDocument(), { onProgress: (p) => phases.push(p.phase) });
       assert.ok(phases.includes('indexing'), phases.join(', '));
       assert.deepEqual(await recorded(store.db), []);
       assert.deepEqual(await indexes(store.db), before);
+      // the previews of every Event, written after COMMIT, then their foreign key
+      const previews = await storedPreviews(store.db);
+      assert.equal(previews.length, (await q<{ n: number }>(store.db.pool, 'SELECT count(*)::int AS n FROM events'))[0]!.n);
+      assert.deepEqual(await previewKeys(store.db), keys);
       phases = [];
       await importDoc(store.db, fullDocument(), { onProgress: (p) => phases.push(p.phase) });
       assert.ok(!phases.includes('indexing'), phases.join(', '));
       assert.deepEqual(await indexes(store.db), before);
+      // written inside the later import's transaction, alike
+      await store.db.pool.query('DELETE FROM event_previews');
+      await importDoc(store.db, fullDocument());
+      assert.deepEqual(await storedPreviews(store.db), previews);
+    });
+
+    test('an importer stopped before writing the previews: `lineup migrate` writes them, then their foreign key', async () => {
+      await importDoc(store.db, fullDocument());
+      const previews = await storedPreviews(store.db);
+      const keys = await previewKeys(store.db);
+      await leavePreviews(store.db);
+      assert.deepEqual(await storedPreviews(store.db), []);
+      assert.deepEqual(await previewKeys(store.db), []);
+      assert.deepEqual(await migrate(store.db), []);
+      assert.deepEqual(await recorded(store.db), []);
+      assert.deepEqual(await storedPreviews(store.db), previews);
+      assert.deepEqual(await previewKeys(store.db), keys);
+    });
+
+    test('an importer stopped before writing the previews: the next import writes them, its own changes included', async () => {
+      await importDoc(store.db, fullDocument());
+      const keys = await previewKeys(store.db);
+      await leavePreviews(store.db);
+      const doc = fullDocument();
+      doc.artists![0]!.name = 'Renamed while the previews waited';
+      const phases: string[] = [];
+      await importDoc(store.db, doc, { onProgress: (p) => phases.push(p.phase) });
+      assert.equal(phases.at(-1), 'indexing');
+      assert.deepEqual(await recorded(store.db), []);
+      assert.deepEqual(await previewKeys(store.db), keys);
+      const previews = await storedPreviews(store.db);
+      assert.ok(previews.some((p) => p.artists.includes('Renamed while the previews waited')));
+      // the same rows as those written from scratch
+      await store.db.pool.query('DELETE FROM event_previews');
+      await importDoc(store.db, doc);
+      assert.deepEqual(await storedPreviews(store.db), previews);
     });
 
     test('an importer stopped after its COMMIT: the rows are served, and `lineup migrate` builds what it left', async () => {
@@ -110,7 +181,7 @@ for (const engine of testEngines()) {
       const doc = fullDocument();
       doc.events![0]!.name = 'Renamed after the failed build';
       await assert.rejects(importDoc(store.db, doc), (err: Error) => {
-        assert.match(err.message, /^the catalogue was imported and committed, but building its indexes failed \(`lineup migrate` builds the rest\): .*no_such_table/);
+        assert.match(err.message, /^the catalogue was imported and committed, but building its indexes or stored previews failed \(`lineup migrate` builds the rest\): .*no_such_table/);
         return true;
       });
       // committed: the rename is stored; the build is still recorded
@@ -128,7 +199,7 @@ for (const engine of testEngines()) {
           await leaveBuilds(store.db);
           const [a, b] = [await store.db.pool.connect(), await store.db.pool.connect()];
           try {
-            const built = await Promise.all([finishIndexBuilds(store.db, a), finishIndexBuilds(store.db, b)]);
+            const built = await Promise.all([finishAfterCommit(store.db, a), finishAfterCommit(store.db, b)]);
             assert.equal(built[0] + built[1], CHOSEN.length, `round ${round}: ${built.join(' + ')}`);
           } finally {
             a.release();
@@ -154,7 +225,7 @@ for (const engine of testEngines()) {
               (await q<{ pid: number }>(b, 'SELECT pg_backend_pid() AS pid'))[0]!.pid,
             ];
             let settled = 0;
-            const finishing = Promise.all([a, b].map((c) => finishIndexBuilds(store.db, c).finally(() => settled++)));
+            const finishing = Promise.all([a, b].map((c) => finishAfterCommit(store.db, c).finally(() => settled++)));
             // both have built what was free and wait on the held row
             for (;;) {
               assert.equal(settled, 0, 'a finisher returned with a build still held by another transaction');
@@ -175,6 +246,50 @@ for (const engine of testEngines()) {
         }
       });
 
+      test('the previews being written hold off an import that deletes Events: none is left without its Event', async () => {
+        await importDoc(store.db, fullDocument());
+        const keys = await previewKeys(store.db);
+        await leavePreviews(store.db);
+        const blocker = await store.db.pool.connect();
+        const own = await store.db.pool.connect();
+        const waitingOn = async (table: string, pid: number | null) =>
+          (await q<{ n: number }>(store.db.pool, `SELECT count(*)::int AS n FROM pg_locks
+             WHERE relation = to_regclass($1) AND NOT granted AND ($2::int IS NULL OR pid = $2)`, [table, pid]))[0]!.n > 0;
+        try {
+          // the finisher stops at its INSERT, after it has locked the Events
+          await blocker.query('BEGIN');
+          await blocker.query('LOCK TABLE event_previews IN SHARE MODE');
+          const ownPid = (await q<{ pid: number }>(own, 'SELECT pg_backend_pid() AS pid'))[0]!.pid;
+          const finishing = finishAfterCommit(store.db, own);
+          while (!(await waitingOn('event_previews', ownPid))) await new Promise((resolve) => setImmediate(resolve));
+          const share = await q<{ n: number }>(store.db.pool, `SELECT count(*)::int AS n FROM pg_locks
+            WHERE pid = $1 AND relation = to_regclass('events') AND mode = 'ShareLock' AND granted`, [ownPid]);
+          assert.equal(share[0]!.n, 1);
+          // an import that deletes the first Event waits for the Events
+          const doc = fullDocument();
+          const deleted = doc.events![0]!.publicId;
+          doc.events = doc.events!.slice(1);
+          let imported = false;
+          const importing = importDoc(store.db, doc, { replace: true }).finally(() => (imported = true));
+          while (!(await waitingOn('events', null))) {
+            assert.equal(imported, false, 'the import deleted Events while their previews were being written');
+            await new Promise((resolve) => setImmediate(resolve));
+          }
+          await blocker.query('ROLLBACK');
+          assert.equal(await finishing, 1);
+          await importing;
+          const gone = await q<{ n: number }>(store.db.pool, 'SELECT count(*)::int AS n FROM events WHERE public_id = $1', [deleted]);
+          assert.equal(gone[0]!.n, 0);
+        } finally {
+          blocker.release();
+          own.release();
+        }
+        const orphans = await q<{ n: number }>(store.db.pool, 'SELECT count(*)::int AS n FROM event_previews p WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.id = p.event_id)');
+        assert.equal(orphans[0]!.n, 0);
+        assert.deepEqual(await previewKeys(store.db), keys);
+        assert.deepEqual(await recorded(store.db), []);
+      });
+
       for (const outcome of ['builds it', 'rolls back'] as const) {
         test(`a build another process holds is waited for, and that process ${outcome}`, async () => {
           await importDoc(store.db, fullDocument());
@@ -188,7 +303,7 @@ for (const engine of testEngines()) {
             const [{ definition }] = await q<{ definition: string }>(other, 'SELECT definition FROM catalogue_index_builds WHERE name = $1 FOR UPDATE', [held]);
             const ownPid = (await q<{ pid: number }>(own, 'SELECT pg_backend_pid() AS pid'))[0]!.pid;
             let settled = false;
-            const finishing = finishIndexBuilds(store.db, own).finally(() => (settled = true));
+            const finishing = finishAfterCommit(store.db, own).finally(() => (settled = true));
             // the shape of the race, every time: the finisher has built the free ones and waits on the held row
             for (;;) {
               assert.equal(settled, false, 'the finisher returned with a build still held by another process');

@@ -1,0 +1,195 @@
+/**
+ * A first import's work after its COMMIT (migration 019's `catalogue_index_builds`): its secondary
+ * indexes, its stored Event previews, and their foreign key. The import's transaction drops the
+ * indexes (bulk-load.ts), loads the rows, leaves the previews table empty (with its key, without
+ * its foreign key), and records each piece of work here; once it has committed,
+ * `finishAfterCommit` does them, each in a transaction of its own that also deletes its row, on up
+ * to `AFTER_COMMIT_CONNECTIONS` connections at once. Inside the import's one transaction they ran
+ * one after another on one backend (the indexes ≈ 50 s, the previews ≈ 35 s at 1,000,000 Events)
+ * while the other cores idled: PostgreSQL 15 builds a GIN or GiST index on one process (its btree
+ * builds take parallel workers) and writes an INSERT's rows on one.
+ *
+ * Each row's `method` says what it is:
+ * - an access method (`gin`, `gist`, `btree`…): an index, `definition` its pg_get_indexdef();
+ * - `previews`: the stored previews of every Event that has none (event-previews.ts);
+ * - `foreign key`: `definition` the ALTER TABLE that adds it, after the previews are written
+ *   (checking each row as it is inserted cost 15 s of 1,000,000; the one check of the whole
+ *   table ≈ 1 s).
+ *
+ * What readers see: the rows of the import, all of them, from its COMMIT (the catalogue's
+ * one-transaction guarantee is about rows: nothing is written when a document is rejected). Until
+ * the work ends, a read that needs a missing index is slow, and an Event without stored previews
+ * is read live (the same previews, by more statements: queries/event-relations.ts). A build takes
+ * a SHARE lock, the previews a ROW EXCLUSIVE one and the foreign key a SHARE ROW EXCLUSIVE one:
+ * readers wait for none of them.
+ *
+ * An importer stopped between its COMMIT and the end leaves rows here: the next import (after its
+ * own COMMIT) or `lineup migrate` (before it applies anything) does what is left (an index or a
+ * foreign key already added by hand only loses its row). Two processes finishing at once each
+ * take free rows (`SKIP LOCKED`), then wait for the rows the other holds, so neither returns
+ * before the work is done, and nothing is done twice.
+ */
+import type pg from 'pg';
+import type { Database } from '../db/database.js';
+
+import { fillEveryEventPreview } from './event-previews.js';
+
+const WORK = 'catalogue_index_builds';
+
+/** `method` of the stored previews' row (the others are indexes' access methods). */
+export const PREVIEWS = 'previews';
+
+/**
+ * Connections working at once (the import's own and the rest from the pool). Two: the machine
+ * the targets are set on has two cores, and each btree build brings its own parallel workers.
+ */
+export const AFTER_COMMIT_CONNECTIONS = 2;
+
+/** A row of the table: one piece of work. */
+export interface AfterCommitWork {
+  /** an index: its regclass text; the previews: the foreign key's name */
+  readonly name: string;
+  /** regclass text of the table written */
+  readonly table: string;
+  /** an index's access method (btree, gin, gist…), or PREVIEWS */
+  readonly method: string;
+  /** an index: pg_get_indexdef(); the previews: the ALTER TABLE adding their foreign key */
+  readonly definition: string;
+}
+
+/** Records work to be done after COMMIT (inside the import's transaction). */
+export async function recordAfterCommit(client: pg.PoolClient, work: readonly AfterCommitWork[]): Promise<void> {
+  if (work.length === 0) return;
+  await client.query(
+    `INSERT INTO ${WORK} (name, table_name, method, definition)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])`,
+    [work.map((b) => b.name), work.map((b) => b.table), work.map((b) => b.method), work.map((b) => b.definition)],
+  );
+}
+
+/**
+ * The next row, the longest work first as far as it can be told (longest-processing-time order
+ * keeps the connections busy to the end): the previews (≈ 35 s of one backend at 1,000,000
+ * Events), then GIN, then GiST indexes (both built on one process; the two name trigram GINs ≈ 10
+ * s each, the GiST ≈ 5 s), then btree (parallel workers), each by its table's size. `present`: an
+ * index or a foreign key that is already there (added by hand from its listed definition).
+ * `SKIP LOCKED`: the next one no other transaction holds; without it, the next one, waiting for a
+ * held row's transaction to end (done and deleted: the next row; rolled back: that one, free again).
+ */
+const next = (skipLocked: boolean) => `SELECT name, table_name, method, definition,
+         CASE method WHEN '${PREVIEWS}'
+           THEN EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conrelid = to_regclass(table_name) AND quote_ident(k.conname) = name)
+           ELSE to_regclass(name) IS NOT NULL END AS present
+    FROM ${WORK}
+   ORDER BY CASE method WHEN '${PREVIEWS}' THEN 0 WHEN 'gin' THEN 1 WHEN 'gist' THEN 2 ELSE 3 END,
+            coalesce(pg_relation_size(to_regclass(table_name)), 0) DESC, name
+   LIMIT 1 FOR UPDATE${skipLocked ? ' SKIP LOCKED' : ''}`;
+const NEXT_FREE = next(true);
+const NEXT_WAITING = next(false);
+
+async function inTransaction<T>(client: pg.PoolClient, db: Database, work: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    if (db.engine === 'postgres') {
+      // an index build of a large table outlasts the API's limits; waiting for another build's row too
+      await client.query('SET LOCAL statement_timeout = 0');
+      await client.query('SET LOCAL lock_timeout = 0');
+      await client.query(`SET LOCAL maintenance_work_mem = '128MB'`);
+      await client.query(`SET LOCAL work_mem = '64MB'`); // the previews' member tables and arrays
+    }
+    const result = await work();
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  }
+}
+
+interface WorkRow {
+  name: string;
+  table_name: string;
+  method: string;
+  definition: string;
+  present: boolean;
+}
+
+/**
+ * The stored previews of every Event without them, then their foreign key, in one transaction.
+ * The Events are locked in SHARE mode first (as an index build locks its table; readers and index
+ * builds go on): an import that would delete Events waits, so every row written has its Event
+ * when the foreign key checks the table, and the rows read are those committed before this.
+ */
+async function writePreviews(client: pg.PoolClient, row: WorkRow): Promise<void> {
+  await client.query('LOCK TABLE events IN SHARE MODE');
+  await fillEveryEventPreview(client);
+  if (!row.present) await client.query(row.definition);
+}
+
+/**
+ * Does recorded work on `client`, one row per transaction, until `statement` finds none; returns
+ * how many rows it did. A row is done by the transaction that locked it, never handed on: two
+ * finishers that each locked rows only to wait and release them could trade them for ever.
+ */
+async function doAll(client: pg.PoolClient, db: Database, statement: string): Promise<number> {
+  let done = 0;
+  for (;;) {
+    const found = await inTransaction(client, db, async () => {
+      const { rows } = await client.query<WorkRow>(statement);
+      const row = rows[0];
+      if (row === undefined) return false;
+      if (row.method === PREVIEWS) await writePreviews(client, row);
+      // an operator may have run a listed definition by hand: the index is there, the row goes
+      else if (!row.present) await client.query(row.definition);
+      await client.query(`DELETE FROM ${WORK} WHERE name = $1`, [row.name]);
+      return true;
+    });
+    if (!found) return done;
+    done++;
+  }
+}
+
+const left = async (client: pg.PoolClient) =>
+  (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${WORK}`)).rows[0]!.n;
+
+/** True when the schema has the table of recorded work (migration 019 applied). */
+export async function hasAfterCommitWork(client: pg.PoolClient): Promise<boolean> {
+  const { rows } = await client.query<{ present: boolean }>(`SELECT to_regclass('${WORK}') IS NOT NULL AS present`);
+  return rows[0]!.present;
+}
+
+/**
+ * Does every recorded piece of work: on `own` (a connection the caller holds, outside any
+ * transaction) and, on PostgreSQL, on spare connections of the pool, up to
+ * AFTER_COMMIT_CONNECTIONS in all. `onStart` is called once when there is something to do.
+ * Resolves when no row is left; returns the number of rows done by this call.
+ */
+export async function finishAfterCommit(db: Database, own: pg.PoolClient, onStart?: () => void): Promise<number> {
+  const recorded = await left(own);
+  if (recorded === 0) return 0;
+  onStart?.();
+  const extra: pg.PoolClient[] = [];
+  if (db.engine === 'postgres') {
+    // only connections the pool has to spare: waiting for a busy one could wait for ever
+    const pool = db.pool;
+    const spare = pool.options.max - pool.totalCount + pool.idleCount;
+    const wanted = Math.min(AFTER_COMMIT_CONNECTIONS - 1, recorded - 1, spare);
+    for (let i = 0; i < wanted; i++) extra.push(await pool.connect());
+  }
+  let done = 0;
+  let broken: Error | undefined;
+  try {
+    const results = await Promise.allSettled([own, ...extra].map((c) => doAll(c, db, NEXT_FREE)));
+    for (const r of results) {
+      if (r.status === 'fulfilled') done += r.value;
+      else broken ??= r.reason as Error;
+    }
+    if (broken) throw broken;
+    // rows another process holds: wait for each; one it rolled back is done here
+    do done += await doAll(own, db, NEXT_WAITING);
+    while ((await left(own)) > 0);
+    return done;
+  } finally {
+    for (const c of extra) c.release(broken);
+  }
+}
