@@ -31,7 +31,6 @@
  */
 import type pg from 'pg';
 import type { Database } from '../db/database.js';
-
 import { fillEveryEventPreview } from './event-previews.js';
 
 const WORK = 'catalogue_index_builds';

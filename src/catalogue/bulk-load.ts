@@ -129,7 +129,7 @@ export async function deferIndexes(client: pg.PoolClient): Promise<DeferredIndex
     const add = (fk: Deferred) => `ALTER TABLE ${fk.table} ADD CONSTRAINT ${fk.name} ${fk.definition}`;
     // the stored previews' foreign key waits for their rows (after-commit.ts)
     const previews = groups.includes(EVENT_GROUP) ? fks.filter((fk) => fk.table.split('.').pop() === 'event_previews') : [];
-    if (groups.includes(EVENT_GROUP) && previews.length !== 1) throw new Error('event_previews has not the one foreign key of the migrations');
+    if (groups.includes(EVENT_GROUP) && previews.length !== 1) throw new Error('event_previews does not have the one foreign key its migrations define');
     for (const fk of fks.filter((k) => !previews.includes(k))) await client.query(add(fk));
     await recordAfterCommit(client, [
       ...previews.map((fk) => ({ name: fk.name, table: fk.table, method: PREVIEWS, definition: add(fk) })),

@@ -8,8 +8,9 @@
  * (their memberships were replaced), the Events of imported Artists and Venues (name, slug,
  * activity, status, address… may have changed), the Events of Artists and Venues showing an
  * imported media (its status or public fields may have changed). A --replace import keeps only the
- * Events of its document, all of them refreshed. Events stored before migration 005 get their rows
- * when it runs (src/db/migrate.ts); an Event without a row is read live by the read side.
+ * Events of its document, all of them refreshed. A first import's are written after its COMMIT
+ * (after-commit.ts), Events stored before migration 005 got their rows when it ran
+ * (src/db/migrate.ts), and an Event without a row is read live by the read side.
  */
 import type pg from 'pg';
 import { storedArtistPreviewTexts, storedVenuePreviewTexts, type StoredScope } from '../queries/event-relations.js';

@@ -12,7 +12,8 @@
  * 5. Derived data: primary Venue keys, Artist public media, Artist and Venue rich previews (stored
  *    with the rows written, then for members absent from the document showing one of its media),
  *    stored Event previews, Event places.
- * Steps 3 and 4 are skipped when nothing was stored before. Into empty tables, the secondary
+ * When nothing was stored before, every entity is the document's: steps 3 and 4, and step 5's
+ * follow-ups of entities absent from the document, are skipped. Into empty tables, the secondary
  * indexes and foreign keys are built after the load, and the upserts are plain INSERTs; a first
  * import's stored Event previews are written after its COMMIT (bulk-load.ts, after-commit.ts).
  */

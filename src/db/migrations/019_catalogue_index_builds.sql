@@ -4,7 +4,7 @@
 -- another on its one backend (≈ 50 s at 1,000,000 Events while the other cores idled). The
 -- transaction now records each dropped index here, with its definition, and commits; the importer
 -- then builds them on several connections, each index in its own transaction with the deletion of
--- its row (src/catalogue/index-builds.ts). An importer stopped in between leaves its rows: the
+-- its row (src/catalogue/after-commit.ts). An importer stopped in between leaves its rows: the
 -- next import or `lineup migrate` builds what is left.
 CREATE TABLE catalogue_index_builds (
   name text PRIMARY KEY,          -- the index (regclass text, schema-qualified where needed)
