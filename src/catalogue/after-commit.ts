@@ -56,12 +56,17 @@ export interface AfterCommitWork {
   readonly definition: string;
 }
 
-/** Records work to be done after COMMIT (inside the import's transaction). */
+/**
+ * Records work to be done after COMMIT (inside the import's transaction). A row already recorded
+ * under the same name (left by a stopped import, its index since built by hand and dropped again)
+ * stays: it describes the same work.
+ */
 export async function recordAfterCommit(client: pg.PoolClient, work: readonly AfterCommitWork[]): Promise<void> {
   if (work.length === 0) return;
   await client.query(
     `INSERT INTO ${WORK} (name, table_name, method, definition)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])`,
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
+     ON CONFLICT (name) DO NOTHING`,
     [work.map((b) => b.name), work.map((b) => b.table), work.map((b) => b.method), work.map((b) => b.definition)],
   );
 }
@@ -150,6 +155,12 @@ async function doAll(client: pg.PoolClient, db: Database, statement: string): Pr
 
 const left = async (client: pg.PoolClient) =>
   (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${WORK}`)).rows[0]!.n;
+
+/** True when the stored previews are recorded to be written (a first import stopped after its COMMIT). */
+export async function hasPreviewsWork(client: pg.PoolClient): Promise<boolean> {
+  const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${WORK} WHERE method = $1`, [PREVIEWS]);
+  return rows[0]!.n > 0;
+}
 
 /** True when the schema has the table of recorded work (migration 019 applied). */
 export async function hasAfterCommitWork(client: pg.PoolClient): Promise<boolean> {

@@ -14,7 +14,7 @@ import type { Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
 import { PREVIEWS, finishAfterCommit, recordAfterCommit, type AfterCommitWork } from '../../src/catalogue/after-commit.js';
 import { fullDocument } from './fixture.js';
-import { importDoc, storePerSuite, testEngines } from './support.js';
+import { importDoc, resetCatalogue, storePerSuite, testEngines } from './support.js';
 
 const q = async <T extends object = Record<string, unknown>>(db: Database | pg.PoolClient, sql: string, params: unknown[] = []) =>
   (await db.query<T>(sql, params)).rows;
@@ -141,6 +141,17 @@ for (const engine of testEngines()) {
       assert.deepEqual(await storedPreviews(store.db), previews);
     });
 
+    test('a first import after one stopped before its previews, whose document had no Event: both are finished', async () => {
+      await resetCatalogue(store.db);
+      const keys = await previewKeys(store.db);
+      await leavePreviews(store.db); // (no Event stored: the stopped import's previews had none to write)
+      await importDoc(store.db, fullDocument()); // a first import again: the foreign key is already gone
+      assert.deepEqual(await recorded(store.db), []);
+      assert.deepEqual(await previewKeys(store.db), keys);
+      const previews = await storedPreviews(store.db);
+      assert.equal(previews.length, (await q<{ n: number }>(store.db.pool, 'SELECT count(*)::int AS n FROM events'))[0]!.n);
+    });
+
     test('an importer stopped after its COMMIT: the rows are served, and `lineup migrate` builds what it left', async () => {
       await importDoc(store.db, fullDocument());
       const before = await indexes(store.db);
@@ -216,7 +227,9 @@ for (const engine of testEngines()) {
         const held = 'events_name_trgm';
         for (let round = 0; round < 3; round++) {
           await leaveBuilds(store.db);
-          const [other, a, b] = [await store.db.pool.connect(), await store.db.pool.connect(), await store.db.pool.connect()];
+          // the test's own observer too: with the pool's four connections all out, neither finisher
+          // takes a spare one, and the observer never waits for one
+          const [other, a, b, observer] = [await store.db.pool.connect(), await store.db.pool.connect(), await store.db.pool.connect(), await store.db.pool.connect()];
           try {
             await other.query('BEGIN');
             await other.query('SELECT 1 FROM catalogue_index_builds WHERE name = $1 FOR UPDATE', [held]);
@@ -229,7 +242,7 @@ for (const engine of testEngines()) {
             // both have built what was free and wait on the held row
             for (;;) {
               assert.equal(settled, 0, 'a finisher returned with a build still held by another transaction');
-              const waiting = await q<{ n: number }>(store.db.pool, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ANY($1) AND wait_event_type = 'Lock'`, [pids]);
+              const waiting = await q<{ n: number }>(observer, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = ANY($1) AND wait_event_type = 'Lock'`, [pids]);
               if (waiting[0]!.n === 2) break;
               await new Promise((resolve) => setImmediate(resolve));
             }
@@ -237,9 +250,8 @@ for (const engine of testEngines()) {
             const built = await finishing;
             assert.equal(built[0]! + built[1]!, CHOSEN.length, `round ${round}: ${built.join(' + ')}`);
           } finally {
-            other.release();
-            a.release();
-            b.release();
+            await other.query('ROLLBACK').catch(() => {}); // (a failed test leaves no transaction open in the pool)
+            for (const c of [other, a, b, observer]) c.release();
           }
           assert.deepEqual(await recorded(store.db), []);
           assert.deepEqual(await indexes(store.db), before);
@@ -252,8 +264,9 @@ for (const engine of testEngines()) {
         await leavePreviews(store.db);
         const blocker = await store.db.pool.connect();
         const own = await store.db.pool.connect();
+        const observer = await store.db.pool.connect(); // the import takes the pool's fourth
         const waitingOn = async (table: string, pid: number | null) =>
-          (await q<{ n: number }>(store.db.pool, `SELECT count(*)::int AS n FROM pg_locks
+          (await q<{ n: number }>(observer, `SELECT count(*)::int AS n FROM pg_locks
              WHERE relation = to_regclass($1) AND NOT granted AND ($2::int IS NULL OR pid = $2)`, [table, pid]))[0]!.n > 0;
         try {
           // the finisher stops at its INSERT, after it has locked the Events
@@ -262,7 +275,7 @@ for (const engine of testEngines()) {
           const ownPid = (await q<{ pid: number }>(own, 'SELECT pg_backend_pid() AS pid'))[0]!.pid;
           const finishing = finishAfterCommit(store.db, own);
           while (!(await waitingOn('event_previews', ownPid))) await new Promise((resolve) => setImmediate(resolve));
-          const share = await q<{ n: number }>(store.db.pool, `SELECT count(*)::int AS n FROM pg_locks
+          const share = await q<{ n: number }>(observer, `SELECT count(*)::int AS n FROM pg_locks
             WHERE pid = $1 AND relation = to_regclass('events') AND mode = 'ShareLock' AND granted`, [ownPid]);
           assert.equal(share[0]!.n, 1);
           // an import that deletes the first Event waits for the Events
@@ -281,8 +294,8 @@ for (const engine of testEngines()) {
           const gone = await q<{ n: number }>(store.db.pool, 'SELECT count(*)::int AS n FROM events WHERE public_id = $1', [deleted]);
           assert.equal(gone[0]!.n, 0);
         } finally {
-          blocker.release();
-          own.release();
+          await blocker.query('ROLLBACK').catch(() => {});
+          for (const c of [blocker, own, observer]) c.release();
         }
         const orphans = await q<{ n: number }>(store.db.pool, 'SELECT count(*)::int AS n FROM event_previews p WHERE NOT EXISTS (SELECT 1 FROM events e WHERE e.id = p.event_id)');
         assert.equal(orphans[0]!.n, 0);
@@ -322,6 +335,7 @@ for (const engine of testEngines()) {
               assert.equal(await finishing, CHOSEN.length);
             }
           } finally {
+            await other.query('ROLLBACK').catch(() => {});
             other.release();
             own.release();
           }
