@@ -11,17 +11,16 @@
  *
  * Each row's `method` says what it is:
  * - an access method (`gin`, `gist`, `btree`…): an index, `definition` its pg_get_indexdef();
- * - `previews`: the stored previews of every Event that has none (event-previews.ts);
- * - `foreign key`: `definition` the ALTER TABLE that adds it, after the previews are written
- *   (checking each row as it is inserted cost 15 s of 1,000,000; the one check of the whole
- *   table ≈ 1 s).
+ * - `previews`: the stored previews of every Event that has none (event-previews.ts), then their
+ *   foreign key, `definition` the ALTER TABLE that adds it (checking each row as it is inserted
+ *   cost 15 s of 1,000,000; the one check of the whole table ≈ 1 s).
  *
  * What readers see: the rows of the import, all of them, from its COMMIT (the catalogue's
  * one-transaction guarantee is about rows: nothing is written when a document is rejected). Until
  * the work ends, a read that needs a missing index is slow, and an Event without stored previews
- * is read live (the same previews, by more statements: queries/event-relations.ts). A build takes
- * a SHARE lock, the previews a ROW EXCLUSIVE one and the foreign key a SHARE ROW EXCLUSIVE one:
- * readers wait for none of them.
+ * is read live (the same previews, by more statements: queries/event-relations.ts). A build locks
+ * its table in SHARE mode, the previews lock `events` in SHARE mode and add their foreign key
+ * under a SHARE ROW EXCLUSIVE lock: readers wait for none of them.
  *
  * An importer stopped between its COMMIT and the end leaves rows here: the next import (after its
  * own COMMIT) or `lineup migrate` (before it applies anything) does what is left (an index or a

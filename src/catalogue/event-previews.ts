@@ -13,7 +13,7 @@
  * (src/db/migrate.ts), and an Event without a row is read live by the read side.
  */
 import type pg from 'pg';
-import { storedArtistPreviewTexts, storedVenuePreviewTexts, type StoredScope } from '../queries/event-relations.js';
+import { storedArtistPreviewTexts, storedVenuePreviewTexts } from '../queries/event-relations.js';
 import { STAGE } from './rows.js';
 
 const TARGETS = 'preview_targets';
@@ -55,16 +55,16 @@ type Refresh = { readonly kind: 'targets'; readonly select: string; readonly ana
  * by a later import, from rows as new as these.
  */
 function previewStatements(refresh: Refresh) {
-  const scope: StoredScope = refresh.kind === 'every' ? null : { table: TARGETS };
-  const artists = storedArtistPreviewTexts(scope);
-  const venues = storedVenuePreviewTexts(scope);
+  const targets = refresh.kind === 'every' ? null : TARGETS;
+  const artists = storedArtistPreviewTexts(targets);
+  const venues = storedVenuePreviewTexts(targets);
   const members = [
     [ARTIST_MEMBERS, artists.members],
     [VENUE_MEMBERS, venues.members],
   ] as const;
   const insert = `INSERT INTO event_previews (event_id, artists, venues)
     SELECT x.id, coalesce(a.items, '[]')::json, coalesce(v.items, '[]')::json
-      FROM ${refresh.kind === 'every' ? 'events' : TARGETS} x
+      FROM ${targets ?? 'events'} x
       LEFT JOIN (${artists.items(ARTIST_MEMBERS)}) a ON a.event_id = x.id
       LEFT JOIN (${venues.items(VENUE_MEMBERS)}) v ON v.event_id = x.id`;
   const store = refresh.kind === 'every'
@@ -78,7 +78,7 @@ function previewStatements(refresh: Refresh) {
 }
 
 /**
- * Writes the stored previews of the Events of `refresh` from the plain preview statements'
+ * Writes the stored previews of the Events `which` names from the plain preview statements'
  * template (queries/event-relations.ts), so that stored and read previews cannot differ. Each
  * member shown is rendered once into a keyed temporary table, then one statement writes every
  * Event's arrays.
@@ -87,17 +87,17 @@ function previewStatements(refresh: Refresh) {
  * 15: no targets, every member, arrays merged in Event order); rewriting every stored Event's
  * previews 56–63 s → 42 s (docs/performance.md).
  */
-async function refresh(client: pg.PoolClient, refresh: Refresh): Promise<number> {
-  const { members, store } = previewStatements(refresh);
+async function refresh(client: pg.PoolClient, which: Refresh): Promise<number> {
+  const { members, store } = previewStatements(which);
   // (dropped below; a failure rolls the transaction back, and the tables with it)
-  if (refresh.kind === 'targets') {
-    await client.query(`CREATE TEMP TABLE ${TARGETS} AS SELECT DISTINCT t.id FROM (${refresh.select}) t`);
+  if (which.kind === 'targets') {
+    await client.query(`CREATE TEMP TABLE ${TARGETS} AS SELECT DISTINCT t.id FROM (${which.select}) t`);
     // A bulk import has just filled the member and membership tables: planned on their old
     // statistics (empty, for a first import: a sequential scan per Event), the statement's cost
     // grew with the catalogue (docs/performance.md). ANALYZE inside the transaction samples the
     // rows it wrote; the targets' own statistics choose between probing a few Events and one pass
     // over all.
-    await client.query(`ANALYZE ${[TARGETS, ...(refresh.analyze ? [READ_TABLES] : [])].join(', ')}`);
+    await client.query(`ANALYZE ${[TARGETS, ...(which.analyze ? [READ_TABLES] : [])].join(', ')}`);
   }
   // keyed, so that each membership finds its member's text by an index probe in Event order
   for (const [table, select] of members) {
@@ -109,10 +109,10 @@ async function refresh(client: pg.PoolClient, refresh: Refresh): Promise<number>
   // by merge. The planner prefers hashing all three inputs (1 GB of arrays at 1,000,000 Events,
   // spilled in batches): right after a first import its rows are not yet all-visible, so it costs
   // the Event order's index-only scans as heap fetches. Transaction-local, reset right after.
-  if (refresh.kind === 'every') await client.query('SET LOCAL enable_hashjoin = off');
+  if (which.kind === 'every') await client.query('SET LOCAL enable_hashjoin = off');
   const written = (await client.query(store)).rowCount ?? 0;
-  if (refresh.kind === 'every') await client.query('SET LOCAL enable_hashjoin TO DEFAULT');
-  const temporary = [...(refresh.kind === 'targets' ? [TARGETS] : []), ...members.map(([table]) => table)];
+  if (which.kind === 'every') await client.query('SET LOCAL enable_hashjoin TO DEFAULT');
+  const temporary = [...(which.kind === 'targets' ? [TARGETS] : []), ...members.map(([table]) => table)];
   await client.query(`DROP TABLE ${temporary.join(', ')}`);
   return written;
 }

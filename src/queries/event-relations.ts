@@ -60,29 +60,20 @@ export interface PreviewTextRow {
 }
 
 /**
- * The Events whose stored previews the importer writes: every Event (`null`: a first import's,
- * after its COMMIT), or those listed in a table with an `id` column.
- */
-export type StoredScope = null | { readonly table: string };
-
-/** The memberships of the Events in scope (`l`), as a WHERE clause ('' for every Event). */
-const inScope = (scope: StoredScope): string => (scope === null ? '' : `WHERE l.event_id IN (SELECT t.id FROM ${scope.table} t)`);
-
-/**
  * For the importer's stored previews (every Event of a first import; the Events an import may
  * have changed otherwise): the same members, columns, joins and order as `previewText`, with
  * each member's row rendered ONCE as its JSON text (`preview_json`, `to_jsonb` of the row the
  * outer SELECT above projects) and numbered in the preview order (`preview_order`: name, then
- * publicId). Only active members of an Event in `scope`, or every active member when `scope` is
- * null (every Event).
+ * publicId). Only active members of an Event listed in `targets` (a table with an `id` column),
+ * or every active member when `targets` is null (every Event).
  * An Event's previews are then its memberships' texts in that order, concatenated
  * (catalogue/event-previews.ts): rendered per member (250,000 Artists at 1,000,000 Events)
  * instead of per membership row (2.6 million).
  */
-function previewMembersText(shape: PreviewShape, scope: StoredScope): string {
+function previewMembersText(shape: PreviewShape, targets: string | null): string {
   const m = shape.alias;
-  // every Event (a first import): every active member, not only those the Events in scope show
-  const shown = scope === null ? '' : `AND ${m}.id IN (SELECT l.${shape.memberColumn} FROM ${shape.link} l ${inScope(scope)})`;
+  // every Event (a first import): every active member, not only those of the targets' memberships
+  const shown = targets === null ? '' : `AND ${m}.id IN (SELECT l.${shape.memberColumn} FROM ${shape.link} l JOIN ${targets} t ON t.id = l.event_id)`;
   return `SELECT ${m}.id, row_number() OVER (ORDER BY ${m}.name, ${m}.public_id) AS preview_order,
            to_jsonb(r)::text AS preview_json
       FROM ${shape.table} ${m} ${shape.mediaJoin}
@@ -143,34 +134,35 @@ export const venuePreviewsStatement = (eventIds: readonly string[], rich: boolea
  * Each listed Event's previews as one JSON array text, from `members` (a table filled by
  * `previewMembersText`, keyed by `id`): its first PREVIEW_SIZE + 1 memberships in preview order,
  * their texts joined by ', ' (json_agg's separator, so the text is the one json_agg wrote before).
- * Events without an active member are absent (the caller writes []). `scope` null: every Event.
+ * Events without an active member are absent (the caller writes []). `targets` null: every Event.
  *
  * An ordered aggregate cut to its first items, not a window numbering every membership: grouped
  * over the membership's key (Event order), each Event's few members are sorted alone. At
  * 1,000,000 Events, with every Event a target, both arrays come out in Event order and join the
  * Events by merge instead of two 1 GB hash joins spilled to disk: 13.7 → 9.9 s (session 15).
  */
-function previewItemsText(shape: PreviewShape, scope: StoredScope, members: string): string {
+function previewItemsText(shape: PreviewShape, targets: string | null, members: string): string {
+  const listed = targets === null ? '' : `WHERE l.event_id IN (SELECT t.id FROM ${targets} t)`;
   return `SELECT l.event_id,
            '[' || array_to_string((array_agg(m.preview_json ORDER BY m.preview_order))[1:${PREVIEW_SIZE + 1}], ', ') || ']' AS items
       FROM ${shape.link} l JOIN ${members} m ON m.id = l.${shape.memberColumn}
-     ${inScope(scope)}
+     ${listed}
      GROUP BY l.event_id`;
 }
 
-/** The importer's two steps for the plain previews of the Events in a scope. */
+/** The importer's two steps for the plain previews of the Events listed in the table `targets`. */
 export interface StoredPreviewTexts {
   /** The members shown, rendered once each (a SELECT to fill the table `members`). */
   readonly members: string;
   /** Per Event, the array text (reads `members`). */
   readonly items: (members: string) => string;
 }
-const storedPreviewTexts = (shape: PreviewShape, scope: StoredScope): StoredPreviewTexts => ({
-  members: previewMembersText(shape, scope),
-  items: (members) => previewItemsText(shape, scope, members),
+const storedPreviewTexts = (shape: PreviewShape, targets: string | null): StoredPreviewTexts => ({
+  members: previewMembersText(shape, targets),
+  items: (members) => previewItemsText(shape, targets, members),
 });
-export const storedArtistPreviewTexts = (scope: StoredScope) => storedPreviewTexts(ARTIST_PREVIEWS(false), scope);
-export const storedVenuePreviewTexts = (scope: StoredScope) => storedPreviewTexts(VENUE_PREVIEWS(false), scope);
+export const storedArtistPreviewTexts = (targets: string | null) => storedPreviewTexts(ARTIST_PREVIEWS(false), targets);
+export const storedVenuePreviewTexts = (targets: string | null) => storedPreviewTexts(VENUE_PREVIEWS(false), targets);
 
 /**
  * The stored previews of the Events (migration 005, kept by src/catalogue/event-previews.ts): the
