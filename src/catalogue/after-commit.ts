@@ -19,7 +19,7 @@
  * one-transaction guarantee is about rows: nothing is written when a document is rejected). Until
  * the work ends, a read that needs a missing index is slow, and an Event without stored previews
  * is read live (the same previews, by more statements: queries/event-relations.ts). A build locks
- * its table in SHARE mode, the previews lock `events` in SHARE mode and add their foreign key
+ * its table in SHARE mode, the previews lock `events` and `event_previews` in SHARE mode and add their foreign key
  * under a SHARE ROW EXCLUSIVE lock: readers wait for none of them.
  *
  * An importer stopped between its COMMIT and the end leaves rows here: the next import (after its
@@ -119,12 +119,15 @@ interface WorkRow {
 
 /**
  * The stored previews of every Event without them, then their foreign key, in one transaction.
- * The Events are locked in SHARE mode first (as an index build locks its table; readers and index
- * builds go on): an import that would delete Events waits, so every row written has its Event
- * when the foreign key checks the table, and the rows read are those committed before this.
+ * The Events and their previews are locked in SHARE mode first (as an index build locks its
+ * table; readers and index builds go on): an import that would write either waits, so every row
+ * written has its Event when the foreign key checks the table, the rows read are those committed
+ * before this, and no other transaction adds a preview meanwhile (an empty table is filled by a
+ * plain INSERT). An import writes `events` before `event_previews`, as this locks them: neither
+ * waits for the other in a cycle.
  */
 async function writePreviews(client: pg.PoolClient, row: WorkRow): Promise<void> {
-  await client.query('LOCK TABLE events IN SHARE MODE');
+  await client.query('LOCK TABLE events, event_previews IN SHARE MODE');
   await fillEveryEventPreview(client);
   if (!row.present) await client.query(row.definition);
 }

@@ -6,8 +6,11 @@
 
 /** Event name folding (decisions §5): NFKD, combining marks removed, lower-cased. */
 export function foldName(value: string): string {
-  return value.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  // NFKD and its marks change only characters outside ASCII (an ASCII name skips both)
+  return (NON_ASCII.test(value) ? value.normalize('NFKD').replace(/\p{M}/gu, '') : value).toLowerCase();
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Case-insensitive comparison key without accent folding (Venue/Artist/Series names). */
 export function lowerName(value: string): string {

