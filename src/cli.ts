@@ -28,9 +28,9 @@ const HELP: Record<string, string> = {
     'default for the embedded PGlite store only).',
   migrate:
     'Usage: lineup migrate\n\nApplies pending schema migrations to DATABASE_URL (the primary, on a direct connection), with no\n' +
-    'statement or lock timeout; a second migrate or serve waits for the first. First it builds the indexes and\n' +
-    'writes the stored previews a first import stopped after its COMMIT left undone (listed in\n' +
-    'catalogue_index_builds).',
+    'statement or lock timeout; a second migrate or serve waits for the first. First it builds the indexes,\n' +
+    'writes the stored previews and validates the foreign keys a first import stopped after its COMMIT left\n' +
+    'undone (listed in catalogue_index_builds).',
   import:
     'Usage: lineup import FILE [--replace]\n\nLoads a catalogue document (JSON; - reads stdin) in one transaction. With --replace, entities\nabsent from the document are removed. Structural problems are listed as "entity publicId: field: message"\nand nothing is written (exit code 2).',
   seed: 'Usage: lineup seed [--events N] [--seed S]\n\nGenerates a deterministic demo catalogue of N Events (default 2000) from seed S and imports it.',

@@ -1,8 +1,9 @@
 /**
  * A first import's work after its COMMIT (migration 019's `catalogue_index_builds`): its secondary
- * indexes, its stored Event previews, and their foreign key. The import's transaction drops the
- * indexes (bulk-load.ts), loads the rows, leaves the previews table empty (with its key, without
- * its foreign key), and records each piece of work here; once it has committed,
+ * indexes, its stored Event previews and their foreign key, and the check of its other foreign
+ * keys. The import's transaction drops the indexes (bulk-load.ts), loads the rows, leaves the
+ * previews table empty (with its key, without its foreign key), adds most foreign keys NOT VALID,
+ * and records each piece of work here; once it has committed,
  * `finishAfterCommit` does them, each in a transaction of its own that also deletes its row, on up
  * to `AFTER_COMMIT_CONNECTIONS` connections at once. Inside the import's one transaction they ran
  * one after another on one backend (the indexes ≈ 50 s, the previews ≈ 35 s at 1,000,000 Events)
@@ -13,18 +14,22 @@
  * - an access method (`gin`, `gist`, `btree`…): an index, `definition` its pg_get_indexdef();
  * - `previews`: the stored previews of every Event that has none (event-previews.ts), then their
  *   foreign key, `definition` the ALTER TABLE that adds it (checking each row as it is inserted
- *   cost 15 s of 1,000,000; the one check of the whole table ≈ 1 s).
+ *   cost 15 s of 1,000,000; the one check of the whole table ≈ 1 s);
+ * - `validate`: a foreign key added NOT VALID, `definition` the ALTER TABLE that validates it
+ *   (under a SHARE UPDATE EXCLUSIVE lock: readers and writers go on). Its rows were checked
+ *   against the document before COMMIT (checks.ts); this is the database's own check of them.
  *
  * What readers see: the rows of the import, all of them, from its COMMIT (the catalogue's
  * one-transaction guarantee is about rows: nothing is written when a document is rejected). Until
  * the work ends, a read that needs a missing index is slow, and an Event without stored previews
  * is read live (the same previews, by more statements: queries/event-relations.ts). A build locks
- * its table in SHARE mode, the previews lock `events` and `event_previews` in SHARE mode and add their foreign key
- * under a SHARE ROW EXCLUSIVE lock: readers wait for none of them.
+ * its table in SHARE mode, the previews lock `events` and `event_previews` in SHARE mode and add
+ * their foreign key under a SHARE ROW EXCLUSIVE lock: readers wait for none of them.
  *
  * An importer stopped between its COMMIT and the end leaves rows here: the next import (after its
  * own COMMIT) or `lineup migrate` (before it applies anything) does what is left (an index or a
- * foreign key already added by hand only loses its row). Two processes finishing at once each
+ * foreign key already added by hand, or a key to validate that is valid or gone, only loses its
+ * row). Two processes finishing at once each
  * take free rows (`SKIP LOCKED`), then wait for the rows the other holds, so neither returns
  * before the work is done, and nothing is done twice.
  */
@@ -34,8 +39,11 @@ import { fillEveryEventPreview } from './event-previews.js';
 
 const WORK = 'catalogue_index_builds';
 
-/** `method` of the stored previews' row (the others are indexes' access methods). */
+/** `method` of the stored previews' row (the others are indexes' access methods, or VALIDATE). */
 export const PREVIEWS = 'previews';
+
+/** `method` of a foreign key added NOT VALID, to be validated (bulk-load.ts). */
+export const VALIDATE = 'validate';
 
 /**
  * Connections working at once (the import's own and the rest from the pool). Two: the machine
@@ -45,13 +53,13 @@ export const AFTER_COMMIT_CONNECTIONS = 2;
 
 /** A row of the table: one piece of work. */
 export interface AfterCommitWork {
-  /** an index: its regclass text; the previews: the foreign key's name */
+  /** an index: its regclass text; the previews or a foreign key to validate: the key's (quoted) name */
   readonly name: string;
   /** regclass text of the table written */
   readonly table: string;
-  /** an index's access method (btree, gin, gist…), or PREVIEWS */
+  /** an index's access method (btree, gin, gist…), PREVIEWS or VALIDATE */
   readonly method: string;
-  /** an index: pg_get_indexdef(); the previews: the ALTER TABLE adding their foreign key */
+  /** an index: pg_get_indexdef(); the previews: the ALTER TABLE adding their foreign key; VALIDATE: the ALTER TABLE validating it */
   readonly definition: string;
 }
 
@@ -74,17 +82,20 @@ export async function recordAfterCommit(client: pg.PoolClient, work: readonly Af
  * The next row, the longest work first as far as it can be told (longest-processing-time order
  * keeps the connections busy to the end): the previews (≈ 35 s of one backend at 1,000,000
  * Events), then GIN, then GiST indexes (both built on one process; the two name trigram GINs ≈ 10
- * s each, the GiST ≈ 5 s), then btree (parallel workers), each by its table's size. `present`: an
- * index or a foreign key that is already there (added by hand from its listed definition).
+ * s each, the GiST ≈ 5 s), then the foreign keys to validate (≈ 0.3–1.5 s each), then btree
+ * (parallel workers), each by its table's size. `present`: an index or a foreign key that is
+ * already there (added by hand from its listed definition), a key to validate that is not NOT
+ * VALID any more (validated, or dropped).
  * `SKIP LOCKED`: the next one no other transaction holds; without it, the next one, waiting for a
  * held row's transaction to end (done and deleted: the next row; rolled back: that one, free again).
  */
 const next = (skipLocked: boolean) => `SELECT name, table_name, method, definition,
-         CASE method WHEN '${PREVIEWS}'
-           THEN EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conrelid = to_regclass(table_name) AND quote_ident(k.conname) = name)
+         CASE method
+           WHEN '${PREVIEWS}' THEN EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conrelid = to_regclass(table_name) AND quote_ident(k.conname) = name)
+           WHEN '${VALIDATE}' THEN NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conrelid = to_regclass(table_name) AND quote_ident(k.conname) = name AND NOT k.convalidated)
            ELSE to_regclass(name) IS NOT NULL END AS present
     FROM ${WORK}
-   ORDER BY CASE method WHEN '${PREVIEWS}' THEN 0 WHEN 'gin' THEN 1 WHEN 'gist' THEN 2 ELSE 3 END,
+   ORDER BY CASE method WHEN '${PREVIEWS}' THEN 0 WHEN 'gin' THEN 1 WHEN 'gist' THEN 2 WHEN '${VALIDATE}' THEN 3 ELSE 4 END,
             coalesce(pg_relation_size(to_regclass(table_name)), 0) DESC, name
    LIMIT 1 FOR UPDATE${skipLocked ? ' SKIP LOCKED' : ''}`;
 const NEXT_FREE = next(true);

@@ -19,16 +19,18 @@
  * previews' 1.1 GB 16.3 → 7.0 s, `event_artists` 3.6 → 2.7 s (session 10).
  *
  * The drops, keys and foreign keys happen in the import's transaction, so a rejected or failed
- * import rolls the drops back with the rows, and the keys and foreign keys are checked again,
- * whole, before COMMIT. The secondary indexes are recorded in that transaction and built after
- * its COMMIT on several connections (after-commit.ts, migration 019). So are the stored Event
- * previews of a first import (the Event group deferred): the table is committed empty with its
- * key, and its foreign key is added once they are written. The price: from the first
- * drop to COMMIT these tables are locked exclusively, so a reader waits (up to its statement
- * timeout) instead of seeing the still-empty catalogue.
+ * import rolls the drops back with the rows, and the keys are checked again, whole, before
+ * COMMIT. The foreign keys are added again in that transaction too: those of `events` checked
+ * there, the others `NOT VALID` (enforced from then on) and validated after COMMIT (their rows were
+ * checked against the document by checks.ts). The secondary indexes are recorded in that
+ * transaction and built after its COMMIT on several connections (after-commit.ts, migration 019).
+ * So are the stored Event previews of a first import (the Event group deferred): the table is
+ * committed empty with its key, and its foreign key is added once they are written. The price:
+ * from the first drop to COMMIT these tables are locked exclusively, so a reader waits (up to its
+ * statement timeout) instead of seeing the still-empty catalogue.
  */
 import type pg from 'pg';
-import { PREVIEWS, hasPreviewsWork, recordAfterCommit } from './after-commit.js';
+import { PREVIEWS, VALIDATE, hasPreviewsWork, recordAfterCommit } from './after-commit.js';
 
 interface Group {
   /** Tables that are all empty when the `entities` are (the memberships reference them). */
@@ -45,6 +47,20 @@ const PARENT_GROUP: Group = {
   tables: ['media', 'artists', 'venues', 'series', 'editions', 'artist_profile_media', 'edition_venues'],
   entities: ['media', 'artists', 'venues', 'series', 'editions'],
 };
+
+/** A table's name without its schema (regclass text is schema-qualified off the search path). */
+const bare = (table: string) => table.split('.').pop()!;
+
+/**
+ * A foreign key checked after COMMIT: added `NOT VALID` in the import's transaction (new rows are
+ * checked from then on) and validated by after-commit.ts, on a second connection while the other
+ * writes the previews, instead of on the import's one backend with the other core idle (≈ 8 s of
+ * joins at 1,000,000 Events, session 28). The rows were already checked: every reference resolves
+ * to an entity of the document (checks.ts). Except the keys of `events` itself, whose VALIDATE
+ * would wait for the previews' SHARE lock on it (and hold a connection idle meanwhile), and the
+ * previews' own, added after their rows.
+ */
+const validatedAfterCommit = (fk: Deferred) => !['events', 'event_previews'].includes(bare(fk.table));
 
 /** Tables below the entities (memberships, previews, places), written only by plain INSERTs in a first import. */
 const keyless = (group: Group) => group.tables.filter((t) => !group.entities.includes(t));
@@ -87,8 +103,8 @@ export interface DeferredIndexes {
   readonly restoreKeys: (tables: readonly string[]) => Promise<void>;
   /**
    * Creates the dropped keys and foreign keys again and records the dropped indexes, to be built
-   * after COMMIT, with the stored previews when the Event group was deferred (after-commit.ts;
-   * after the merge, before COMMIT).
+   * after COMMIT, the foreign keys to validate, and the stored previews when the Event group was
+   * deferred (after-commit.ts; after the merge, before COMMIT).
    */
   readonly restore: () => Promise<void>;
 }
@@ -109,7 +125,9 @@ export async function deferIndexes(client: pg.PoolClient): Promise<DeferredIndex
   const tables = groups.flatMap((g) => g.tables);
   const children = groups.flatMap(keyless);
   const { rows } = await client.query<Deferred>(DEFERRABLE, [tables, children]);
-  const fks = rows.filter((r) => r.kind === 'fk');
+  // a key left NOT VALID by an importer stopped before validating it (its row recorded) is added
+  // again as it is declared; its recorded row validates it
+  const fks = rows.filter((r) => r.kind === 'fk').map((r) => ({ ...r, definition: r.definition.replace(/ NOT VALID$/, '') }));
   const keys = rows.filter((r) => r.kind === 'key');
   const indexes = rows.filter((r) => r.kind === 'index');
   for (const fk of fks) await client.query(`ALTER TABLE ${fk.table} DROP CONSTRAINT ${fk.name}`);
@@ -118,7 +136,7 @@ export async function deferIndexes(client: pg.PoolClient): Promise<DeferredIndex
   let pending = keys;
   const restoreKeys = async (names: readonly string[]) => {
     // regclass text is schema-qualified when the schema is not on the search path
-    const chosen = pending.filter((k) => names.includes(k.table.split('.').pop()!));
+    const chosen = pending.filter((k) => names.includes(bare(k.table)));
     pending = pending.filter((k) => !chosen.includes(k));
     for (const key of chosen) await client.query(`ALTER TABLE ${key.table} ADD CONSTRAINT ${key.name} ${key.definition}`);
   };
@@ -128,10 +146,14 @@ export async function deferIndexes(client: pg.PoolClient): Promise<DeferredIndex
     // secondary index serves it)
     const add = (fk: Deferred) => `ALTER TABLE ${fk.table} ADD CONSTRAINT ${fk.name} ${fk.definition}`;
     // the stored previews' foreign key waits for their rows (after-commit.ts)
-    const previews = groups.includes(EVENT_GROUP) ? fks.filter((fk) => fk.table.split('.').pop() === 'event_previews') : [];
-    for (const fk of fks.filter((k) => !previews.includes(k))) await client.query(add(fk));
+    const previews = groups.includes(EVENT_GROUP) ? fks.filter((fk) => bare(fk.table) === 'event_previews') : [];
+    const others = fks.filter((k) => !previews.includes(k));
+    for (const fk of others) await client.query(validatedAfterCommit(fk) ? `${add(fk)} NOT VALID` : add(fk));
     await recordAfterCommit(client, [
       ...previews.map((fk) => ({ name: fk.name, table: fk.table, method: PREVIEWS, definition: add(fk) })),
+      ...others.filter(validatedAfterCommit).map((fk) => ({
+        name: fk.name, table: fk.table, method: VALIDATE, definition: `ALTER TABLE ${fk.table} VALIDATE CONSTRAINT ${fk.name}`,
+      })),
       ...indexes.map((i) => ({ name: i.name, table: i.table, method: i.method!, definition: i.definition })),
     ]);
     // No foreign key to drop: a first import stopped after its COMMIT with no Event in its document

@@ -202,7 +202,7 @@ async function importWith(
       await finishAfterCommit(db, client, () => opts.onProgress?.({ entities: stager.entities, phase: 'indexing' }));
     } catch (err) {
       broken = err as Error;
-      throw new Error(`the catalogue was imported and committed, but building its indexes or stored previews failed (\`lineup migrate\` builds the rest): ${broken.message}`);
+      throw new Error(`the catalogue was imported and committed, but building its indexes or stored previews, or checking its foreign keys, failed (\`lineup migrate\` finishes the rest): ${broken.message}`);
     }
     try {
       // after the indexes: ANALYZE also samples the expressions of expression indexes

@@ -68,7 +68,7 @@ export async function migrate(db: Database, migrations = loadMigrations()): Prom
            name text NOT NULL,
            applied_at timestamptz NOT NULL DEFAULT now())`,
       );
-      // a first import's indexes and previews left by an importer stopped after its COMMIT
+      // a first import's indexes, previews and foreign-key checks left by an importer stopped after its COMMIT
       // (migration 019): written before any later migration changes the tables
       if (await hasAfterCommitWork(client)) await finishAfterCommit(db, client);
       const done = new Set(

@@ -12,7 +12,7 @@ import { describe, test } from 'node:test';
 import type pg from 'pg';
 import type { Database } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
-import { PREVIEWS, finishAfterCommit, recordAfterCommit, type AfterCommitWork } from '../../src/catalogue/after-commit.js';
+import { PREVIEWS, VALIDATE, finishAfterCommit, recordAfterCommit, type AfterCommitWork } from '../../src/catalogue/after-commit.js';
 import { fullDocument } from './fixture.js';
 import { importDoc, resetCatalogue, storePerSuite, testEngines } from './support.js';
 
@@ -35,6 +35,38 @@ const storedPreviews = async (db: Database) =>
 /** The foreign keys of the stored previews. */
 const previewKeys = async (db: Database) =>
   (await q<{ definition: string }>(db.pool, `SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = 'event_previews'::regclass AND contype = 'f'`)).map((r) => r.definition);
+
+/** Every foreign key of the catalogue's tables: table, name, definition, and whether it is validated. */
+const foreignKeys = async (db: Database) =>
+  q<{ table: string; name: string; definition: string; validated: boolean }>(db.pool, `SELECT conrelid::regclass::text AS table, conname::text AS name,
+         pg_get_constraintdef(oid) AS definition, convalidated AS validated
+    FROM pg_constraint WHERE contype = 'f' AND connamespace = to_regnamespace(current_schema()) ORDER BY 1, 2`);
+
+/** Foreign keys a first import adds NOT VALID and validates after its COMMIT (bulk-load.ts). */
+const UNCHECKED = [['event_artists', 'event_artists_event_id_fkey'], ['artist_profile_media', 'artist_profile_media_media_id_fkey']] as const;
+
+/**
+ * What an importer stopped after its COMMIT, before validating its foreign keys, leaves: the keys
+ * of UNCHECKED added NOT VALID and recorded, and a recorded key that is not there (dropped since).
+ */
+async function leaveUnchecked(db: Database): Promise<void> {
+  const client = await db.pool.connect();
+  try {
+    await client.query('BEGIN');
+    const work: AfterCommitWork[] = [];
+    for (const [table, name] of UNCHECKED) {
+      const [fk] = await q<{ definition: string }>(client, `SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = $1::regclass AND conname = $2`, [table, name]);
+      await client.query(`ALTER TABLE ${table} DROP CONSTRAINT ${name}`);
+      await client.query(`ALTER TABLE ${table} ADD CONSTRAINT ${name} ${fk!.definition} NOT VALID`);
+      work.push({ name, table, method: VALIDATE, definition: `ALTER TABLE ${table} VALIDATE CONSTRAINT ${name}` });
+    }
+    work.push({ name: 'dropped_since_fkey', table: 'event_venues', method: VALIDATE, definition: 'ALTER TABLE event_venues VALIDATE CONSTRAINT dropped_since_fkey' });
+    await recordAfterCommit(client, work);
+    await client.query('COMMIT');
+  } finally {
+    client.release();
+  }
+}
 
 /**
  * What an importer stopped right after its COMMIT leaves of the previews: none written, their
@@ -90,11 +122,15 @@ for (const engine of testEngines()) {
       const before = await indexes(store.db);
       const keys = await previewKeys(store.db);
       assert.equal(keys.length, 1);
+      const fks = await foreignKeys(store.db);
+      assert.ok(fks.length > 10 && fks.every((k) => k.validated), JSON.stringify(fks));
       let phases: string[] = [];
       await importDoc(store.db, fullDocument(), { onProgress: (p) => phases.push(p.phase) });
       assert.ok(phases.includes('indexing'), phases.join(', '));
       assert.deepEqual(await recorded(store.db), []);
       assert.deepEqual(await indexes(store.db), before);
+      // every foreign key as migrated, validated (most of them after COMMIT)
+      assert.deepEqual(await foreignKeys(store.db), fks);
       // the previews of every Event, written after COMMIT, then their foreign key
       const previews = await storedPreviews(store.db);
       assert.equal(previews.length, (await q<{ n: number }>(store.db.pool, 'SELECT count(*)::int AS n FROM events'))[0]!.n);
@@ -152,6 +188,28 @@ for (const engine of testEngines()) {
       assert.equal(previews.length, (await q<{ n: number }>(store.db.pool, 'SELECT count(*)::int AS n FROM events'))[0]!.n);
     });
 
+    test('an importer stopped before validating its foreign keys: `lineup migrate` validates them', async () => {
+      await importDoc(store.db, fullDocument());
+      const fks = await foreignKeys(store.db);
+      await leaveUnchecked(store.db);
+      const unchecked = (await foreignKeys(store.db)).filter((k) => !k.validated).map((k) => k.name);
+      assert.deepEqual(unchecked.sort(), UNCHECKED.map(([, name]) => name).sort());
+      assert.deepEqual(await migrate(store.db), []);
+      // validated; the key that is not there only loses its row
+      assert.deepEqual(await recorded(store.db), []);
+      assert.deepEqual(await foreignKeys(store.db), fks);
+    });
+
+    test('a first import after one stopped before validating, its catalogue emptied since: the keys are added as declared', async () => {
+      await importDoc(store.db, fullDocument());
+      const fks = await foreignKeys(store.db);
+      await leaveUnchecked(store.db);
+      await resetCatalogue(store.db);
+      await importDoc(store.db, fullDocument()); // drops the NOT VALID keys and adds them again
+      assert.deepEqual(await recorded(store.db), []);
+      assert.deepEqual(await foreignKeys(store.db), fks);
+    });
+
     test('an importer stopped after its COMMIT: the rows are served, and `lineup migrate` builds what it left', async () => {
       await importDoc(store.db, fullDocument());
       const before = await indexes(store.db);
@@ -192,7 +250,7 @@ for (const engine of testEngines()) {
       const doc = fullDocument();
       doc.events![0]!.name = 'Renamed after the failed build';
       await assert.rejects(importDoc(store.db, doc), (err: Error) => {
-        assert.match(err.message, /^the catalogue was imported and committed, but building its indexes or stored previews failed \(`lineup migrate` builds the rest\): .*no_such_table/);
+        assert.match(err.message, /^the catalogue was imported and committed, but building its indexes or stored previews, or checking its foreign keys, failed \(`lineup migrate` finishes the rest\): .*no_such_table/);
         return true;
       });
       // committed: the rename is stored; the build is still recorded
