@@ -29,9 +29,8 @@
  * An importer stopped between its COMMIT and the end leaves rows here: the next import (after its
  * own COMMIT) or `lineup migrate` (before it applies anything) does what is left (an index or a
  * foreign key already added by hand, or a key to validate that is valid or gone, only loses its
- * row). Two processes finishing at once each
- * take free rows (`SKIP LOCKED`), then wait for the rows the other holds, so neither returns
- * before the work is done, and nothing is done twice.
+ * row). Two processes finishing at once each take free rows (`SKIP LOCKED`), then wait for the
+ * rows the other holds, so neither returns before the work is done, and nothing is done twice.
  */
 import type pg from 'pg';
 import type { Database } from '../db/database.js';
