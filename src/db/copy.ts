@@ -25,9 +25,7 @@ const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n'
 
 /** The smallest buffer a COPY's bytes are written into. */
 const SCRATCH_MIN = 1 << 20;
-const TAB = 0x09;
 const NEWLINE = 0x0a;
-const NULL_MARK = Buffer.from('\\N');
 
 /**
  * Rows written straight into UTF-8 bytes in COPY's text format (tab-separated, `\N` for NULL,
@@ -63,16 +61,23 @@ export class CopyWriter {
 
   /** Appends one row of `width` cells (a missing cell is NULL). */
   row(cells: readonly CopyCell[], width: number): void {
+    // the row's text joined first (a flat string), then encoded by one write: a write per cell
+    // (≈ 40 per Event) cost more in calls than in encoding (session 29)
+    const texts = this.texts;
+    texts.length = width;
     for (let c = 0; c < width; c++) {
       const cell = cells[c] ?? null;
-      const text = cell === null || !SPECIAL.test(cell) ? cell : cell.replace(SPECIALS, (ch) => ESCAPES[ch]!);
-      // UTF-8 takes at most 3 bytes per UTF-16 unit; the tab or newline after the cell one more
-      this.reserve(text === null ? NULL_MARK.length + 1 : text.length * 3 + 1);
-      if (text === null) this.written += NULL_MARK.copy(this.bytes, this.written);
-      else this.written += this.bytes.write(text, this.written);
-      this.bytes[this.written++] = c === width - 1 ? NEWLINE : TAB;
+      texts[c] = cell === null ? '\\N' : !SPECIAL.test(cell) ? cell : cell.replace(SPECIALS, (ch) => ESCAPES[ch]!);
     }
+    const line = texts.join('\t');
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; the newline one more
+    this.reserve(line.length * 3 + 1);
+    this.written += this.bytes.write(line, this.written);
+    this.bytes[this.written++] = NEWLINE;
   }
+
+  /** One row's cell texts (reused). */
+  private readonly texts: string[] = [];
 
   private reserve(bytes: number): void {
     if (this.written + bytes <= this.bytes.length) return;
