@@ -75,20 +75,24 @@ const ADVISORY_LOCK_KEY = 7_424_510_032; // "lineup" imports: one at a time
 class Stager implements DocumentSink {
   readonly problems = new ProblemList();
   entities = 0;
-  private readonly encoder = new BatchEncoder(this.problems);
   /**
-   * Each batch's COPY bytes, one buffer reused: the next batch is taken only once the previous
-   * one's COPYs have completed (stream.ts flushes one batch at a time). New Buffers per batch are
-   * memory outside the JavaScript heap, freed only when a collection finds them.
+   * The batches' COPY bytes, two buffers reused in turn: one is written while the other's COPYs
+   * run, and a batch is taken only once the previous one's COPYs have completed (stream.ts
+   * flushes one batch at a time). New Buffers per batch are memory outside the JavaScript heap,
+   * freed only when a collection finds them.
    */
-  private readonly writer = new CopyWriter();
+  private readonly writers = [new CopyWriter(), new CopyWriter()] as const;
+  private taken = 0;
+  private readonly encoder = new BatchEncoder(this.problems);
 
   constructor(
     private readonly copyIn: CopyIn,
     private readonly client: pg.PoolClient,
     private readonly batchSize: number,
     private readonly onProgress?: (p: ImportProgress) => void,
-  ) {}
+  ) {
+    this.encoder.into(this.writers[0]);
+  }
 
   get wantsFlush(): boolean {
     return this.encoder.size >= this.batchSize;
@@ -104,7 +108,9 @@ class Stager implements DocumentSink {
   }
 
   async flush(): Promise<void> {
-    await this.write(this.encoder.take(this.writer));
+    const tables = this.encoder.take();
+    this.encoder.into(this.writers[++this.taken % 2]!);
+    await this.write(tables);
   }
 
   /** A batch validated and encoded by a seed worker, staged in document order. */

@@ -27,8 +27,16 @@ export interface EncodedBatch {
 
 const width = (collection: Collection) => COMMON_COLUMNS.length + STAGE[collection].columns.length;
 
+/**
+ * Each row is written as COPY text as soon as its entity is validated, into the writer the batch
+ * is written into (`into`): a batch's rows held until the batch was taken outlived the young
+ * generation's collections, and copying them into the old one (and marking it) was ≈ a fifth of a
+ * seed's Node CPU on V8's helper threads (session 29). A batch is a run of each collection in
+ * document order, so a collection's rows are contiguous: one span per run.
+ */
 export class BatchEncoder {
-  private rows = new Map<Collection, Cell[][]>();
+  private writer: CopyWriter | null = null;
+  private spans: { readonly collection: Collection; readonly start: number }[] = [];
   /** Rows waiting in the batch. */
   size = 0;
   /** Entities added since the last `take`. */
@@ -37,7 +45,13 @@ export class BatchEncoder {
   /** Problems go to `problems` as they are found. */
   constructor(readonly problems: ProblemList) {}
 
-  /** Validates one array element of `collection` (its `index` in the array) and keeps its row. */
+  /** Writes the next batch's rows into `writer`, from its first byte. */
+  into(writer: CopyWriter): void {
+    writer.clear();
+    this.writer = writer;
+  }
+
+  /** Validates one array element of `collection` (its `index` in the array) and writes its row. */
   add(collection: Collection, index: number, value: unknown): void {
     this.entities++;
     const { publicId, record, partial } = validateEntity(collection, value, index, this.problems);
@@ -46,29 +60,29 @@ export class BatchEncoder {
     if (record) row = stageRow(collection, index, record);
     else if (publicId && partial) row = placeholderRow(collection, index, publicId, partial);
     if (!row) return;
-    let rows = this.rows.get(collection);
-    if (!rows) this.rows.set(collection, (rows = []));
-    rows.push(row);
+    const writer = this.writer;
+    if (writer === null) throw new Error('BatchEncoder: a batch is written into a writer given by into()');
+    if (this.spans[this.spans.length - 1]?.collection !== collection) this.spans.push({ collection, start: writer.length });
+    writer.row(row, width(collection));
     this.size++;
   }
 
   /**
-   * The batch's rows as COPY bytes per staging table (in the order first seen), written into
-   * `writer` from its first byte: views of its buffer, valid until the writer is written again.
-   * Starts the next batch.
+   * The batch's rows as COPY bytes, a view of its writer's buffer per run of a collection (valid
+   * until that writer is written again); the next batch needs `into` first.
    */
-  take(writer: CopyWriter): StagedText[] {
-    writer.clear();
-    const spans = [...this.rows].map(([collection, rows]) => {
-      const start = writer.length;
-      const cells = width(collection);
-      for (const row of rows) writer.row(row, cells);
-      return { collection, start, end: writer.length };
-    });
-    const bytes = writer.buffer; // (after its last growth)
-    this.rows = new Map();
+  take(): StagedText[] {
+    const writer = this.writer;
+    const tables: StagedText[] = [];
+    if (writer !== null) {
+      const bytes = writer.buffer; // (after its last growth)
+      const ends = [...this.spans.slice(1).map((s) => s.start), writer.length];
+      this.spans.forEach(({ collection, start }, i) => tables.push({ collection, text: bytes.subarray(start, ends[i]) }));
+    }
+    this.writer = null;
+    this.spans = [];
     this.size = 0;
     this.entities = 0;
-    return spans.map(({ collection, start, end }) => ({ collection, text: bytes.subarray(start, end) }));
+    return tables;
   }
 }

@@ -198,13 +198,14 @@ for (const engine of testEngines()) {
       const read = async (stage: (b: EncodedBatch) => Promise<void>) => {
         const seeded = [...demoEntities({ events: 20, seed: 'encoded', anchorDate: ANCHOR })];
         const encoder = new BatchEncoder(new ProblemList());
+        encoder.into(new CopyWriter());
         const index = new Map<Collection, number>();
         for (const [c, v] of seeded) {
           const i = index.get(c) ?? 0;
           index.set(c, i + 1);
           encoder.add(c, i, v);
         }
-        await stage({ entities: encoder.entities, tables: encoder.take(new CopyWriter()), problems: [], problemTotal: 0 });
+        await stage({ entities: encoder.entities, tables: encoder.take(), problems: [], problemTotal: 0 });
         await stage({ entities: 5, tables: [], problems, problemTotal: 7 });
       };
       await assert.rejects(importEncoded(db, read), (err) => {

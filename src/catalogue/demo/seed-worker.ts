@@ -21,7 +21,7 @@ export interface SeedWorkerData {
 }
 
 /** Batches a worker may have posted and not had acknowledged. */
-const CREDITS = 2;
+const CREDITS = 3;
 
 const { options, part, parts, batchSize } = workerData as SeedWorkerData;
 const port = parentPort!;
@@ -44,15 +44,17 @@ port.on('message', onAck);
 
 const batches = batchCount(segments, batchSize);
 for (let seq = part; seq < batches; seq += parts) {
-  const encoder = new BatchEncoder(new ProblemList());
-  for (const [collection, index, value] of batchEntities(segments, seq, batchSize)) encoder.add(collection, index, asParsed(value));
-  const { entities, problems } = encoder;
   // (a credit first: then a returned buffer is free, and no more than CREDITS buffers exist)
   while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
   credits--;
   // CopyWriter allocates its buffers with allocUnsafeSlow: each its own ArrayBuffer, never shared
   const writer = new CopyWriter(free.pop());
-  const tables = encoder.take(writer);
+  // each row is written as soon as it is encoded (staging-batch.ts)
+  const encoder = new BatchEncoder(new ProblemList());
+  encoder.into(writer);
+  for (const [collection, index, value] of batchEntities(segments, seq, batchSize)) encoder.add(collection, index, asParsed(value));
+  const { entities, problems } = encoder;
+  const tables = encoder.take();
   const batch: EncodedBatch = { entities, tables, problems: problems.items, problemTotal: problems.total };
   const buffer = writer.buffer.buffer as ArrayBuffer;
   port.postMessage({ seq, batch, buffer } satisfies SeedWorkerMessage, [buffer]);
