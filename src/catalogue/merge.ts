@@ -214,12 +214,15 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
   const deferred = await deferIndexes(client);
 
   for (const collection of COLLECTIONS) {
-    for (const explicit of [false, true]) {
-      const r = await count(client, upsertSql(collection, explicit, deferred.empty.has(collection)));
-      counts[collection].imported += r.n!;
-      counts[collection].inserted += r.inserted!;
-      counts[collection].markersAdvanced += r.stamped!;
-    }
+    // (an empty table's keys are built after its rows, before the next collection joins it)
+    await deferred.writing(collection, async () => {
+      for (const explicit of [false, true]) {
+        const r = await count(client, upsertSql(collection, explicit, deferred.empty.has(collection)));
+        counts[collection].imported += r.n!;
+        counts[collection].inserted += r.inserted!;
+        counts[collection].markersAdvanced += r.stamped!;
+      }
+    });
   }
 
   await mergeMemberships(client);
