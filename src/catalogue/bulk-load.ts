@@ -18,11 +18,10 @@
  * each (1,000,000 Events in document order: 8.2–9.5 s of INSERT with the keys, 4.8–5.5 s without
  * them and 1.2–1.3 s to build both; in a random publicId order 23 s against 11–12.5 + 2 s; session
  * 29) — when no foreign key that references the table is left in place. The membership, preview
- * and place tables lose their primary keys too: a
- * first import writes them with plain INSERTs (the previews without `ON CONFLICT`,
- * event-previews.ts), their rows are unique by construction (validation rejects a repeated
- * reference in a list), and the key is built once after the load: at 1,000,000 Events, the
- * previews' 1.1 GB 16.3 → 7.0 s, `event_artists` 3.6 → 2.7 s (session 10).
+ * and place tables lose their primary keys too: a first import writes them with plain INSERTs (the
+ * previews without `ON CONFLICT`, event-previews.ts), their rows are unique by construction
+ * (validation rejects a repeated reference in a list), and the key is built once after the load:
+ * at 1,000,000 Events, the previews' 1.1 GB 16.3 → 7.0 s, `event_artists` 3.6 → 2.7 s (session 10).
  *
  * The drops, keys and foreign keys happen in the import's transaction, so a rejected or failed
  * import rolls the drops back with the rows, and the keys are checked again, whole, before

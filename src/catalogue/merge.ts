@@ -14,8 +14,9 @@
  *    stored Event previews, Event places.
  * When nothing was stored before, every entity is the document's: steps 3 and 4, and step 5's
  * follow-ups of entities absent from the document, are skipped. Into empty tables, the secondary
- * indexes and foreign keys are built after the load, and the upserts are plain INSERTs; a first
- * import's stored Event previews are written after its COMMIT (bulk-load.ts, after-commit.ts).
+ * indexes and foreign keys are built after the load (an entity table's own keys right after its
+ * rows), and the upserts are plain INSERTs; a first import's stored Event previews are written
+ * after its COMMIT (bulk-load.ts, after-commit.ts).
  */
 import type pg from 'pg';
 import { COLLECTIONS, type Collection } from './document.js';
