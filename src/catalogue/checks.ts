@@ -36,9 +36,12 @@ export const REFERENCES: readonly Reference[] = [
   { from: 'events', column: 'edition_pids', list: true, field: 'editionIds', to: 'editions' },
 ];
 
-/** Adds duplicate and dangling-reference problems to `problems`. */
-export async function checkStaging(client: pg.PoolClient, problems: ProblemList, replace: boolean): Promise<void> {
-  for (const collection of COLLECTIONS) {
+/**
+ * Adds duplicate and dangling-reference problems to `problems`. Duplicates are looked for in the
+ * collections `repeated` names (staging.ts `finishStaging`: the others' publicIds are distinct).
+ */
+export async function checkStaging(client: pg.PoolClient, problems: ProblemList, replace: boolean, repeated: ReadonlySet<Collection>): Promise<void> {
+  for (const collection of COLLECTIONS.filter((c) => repeated.has(c))) {
     const { rows } = await client.query<{ public_id: string; n: string; total: string }>(
       `SELECT public_id, count(*) AS n, count(*) OVER () AS total
          FROM ${STAGE[collection].table}

@@ -195,8 +195,8 @@ async function importWith(
     await stager.flush();
     if (complete) {
       opts.onProgress?.({ entities: stager.entities, phase: 'checking' });
-      await finishStaging(client);
-      await checkStaging(client, stager.problems, replace);
+      const repeated = await finishStaging(client);
+      await checkStaging(client, stager.problems, replace, repeated);
     }
     if (stager.problems.total > 0) throw stager.problems.toError();
 
