@@ -201,7 +201,7 @@ async function importWith(
     if (stager.problems.total > 0) throw stager.problems.toError();
 
     opts.onProgress?.({ entities: stager.entities, phase: 'merging' });
-    const collections = await mergeStaging(client, replace);
+    const { counts: collections, statistics } = await mergeStaging(client, replace);
     await client.query('COMMIT');
     inTransaction = false;
     try {
@@ -212,7 +212,7 @@ async function importWith(
     }
     try {
       // after the indexes: ANALYZE also samples the expressions of expression indexes
-      await refreshStatistics(client, db.engine);
+      await refreshStatistics(client, db.engine, statistics);
     } catch (err) {
       broken = err as Error; // its session state is unknown: discarded, not returned to the pool
       throw new Error(`the catalogue was imported and committed, but refreshing the planner's statistics failed (run ANALYZE): ${broken.message}`);

@@ -311,6 +311,25 @@ for (const engine of testEngines()) {
       assert.ok(!changed.some((n) => n.startsWith('artists')), changed.join(', '));
     });
 
+    test('a bulk first import: statistics of every table, the places and the expression indexes refreshed after COMMIT', async () => {
+      // > 1,000 staged rows: the merge analyzes the tables inside the transaction, and only the
+      // Event places (written after that) and the tables with expression indexes (built after
+      // COMMIT) are analyzed again (merge.ts refreshStatistics)
+      const events = Array.from({ length: 1_003 }, (_, i) => ({ ...clone(fullEvent), publicId: pid('evz', i) }));
+      await importDoc(store.db, { ...fullDocument(), events });
+      const tables = ['media', 'artists', 'artist_profile_media', 'venues', 'series', 'editions', 'edition_venues',
+        'events', 'event_artists', 'event_venues', 'event_series', 'event_editions', 'event_gallery', 'event_places'];
+      for (const table of tables) {
+        const [row] = await q(store.db, `SELECT (SELECT count(*) FROM ${table})::int AS n,
+                                                (SELECT reltuples FROM pg_class WHERE oid = to_regclass($1))::int AS estimate`, [table]);
+        assert.equal(row!.estimate, row!.n, table);
+      }
+      assert.ok(Number((await q(store.db, 'SELECT count(*)::int AS n FROM event_places'))[0]!.n) > 0);
+      // an expression index's statistics exist only once its table is analyzed after the build
+      const [words] = await q(store.db, `SELECT count(*)::int AS n FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'events_name_words'`);
+      assert.ok(Number(words!.n) > 0);
+    });
+
     test('statistics are refreshed after the import (the first reads are planned on real sizes)', async () => {
       const events = Array.from({ length: 37 }, (_, i) => ({ ...clone(fullEvent), publicId: pid('evs', i) }));
       await importDoc(store.db, { ...fullDocument(), events });
