@@ -56,6 +56,15 @@ const PARENT_GROUP: Group = {
 /** A table's name without its schema (regclass text is schema-qualified off the search path). */
 const bare = (table: string) => table.split('.').pop()!;
 
+/** A constraint as pg_constraint gives it: table (regclass text), quoted name, definition. */
+interface Constraint {
+  readonly table: string;
+  readonly name: string;
+  readonly definition: string;
+}
+const addConstraint = (c: Constraint) => `ALTER TABLE ${c.table} ADD CONSTRAINT ${c.name} ${c.definition}`;
+const dropConstraint = (c: Constraint) => `ALTER TABLE ${c.table} DROP CONSTRAINT ${c.name}`;
+
 /**
  * A foreign key checked after COMMIT: added `NOT VALID` in the import's transaction (new rows are
  * checked from then on) and validated by after-commit.ts, on a second connection while the other
@@ -163,8 +172,7 @@ export async function deferIndexes(client: pg.PoolClient): Promise<DeferredIndex
   const fks = rows.filter((r) => r.kind === 'fk').map((r) => ({ ...r, definition: r.definition.replace(/ NOT VALID$/, '') }));
   const keys = rows.filter((r) => r.kind === 'key');
   const indexes = rows.filter((r) => r.kind === 'index');
-  for (const fk of fks) await client.query(`ALTER TABLE ${fk.table} DROP CONSTRAINT ${fk.name}`);
-  for (const key of keys) await client.query(`ALTER TABLE ${key.table} DROP CONSTRAINT ${key.name}`);
+  for (const constraint of [...fks, ...keys]) await client.query(dropConstraint(constraint));
   for (const index of indexes) await client.query(`DROP INDEX ${index.name}`);
   let pending = keys;
   const writing = await keysWhileWriting(client, [...empty]);
@@ -172,19 +180,18 @@ export async function deferIndexes(client: pg.PoolClient): Promise<DeferredIndex
     // regclass text is schema-qualified when the schema is not on the search path
     const chosen = pending.filter((k) => names.includes(bare(k.table)));
     pending = pending.filter((k) => !chosen.includes(k));
-    for (const key of chosen) await client.query(`ALTER TABLE ${key.table} ADD CONSTRAINT ${key.name} ${key.definition}`);
+    for (const key of chosen) await client.query(addConstraint(key));
   };
   const restore = async () => {
     await restoreKeys(children); // those not restored yet
-    // (a foreign key's check reads its table whole and probes the referenced primary key: no
-    // secondary index serves it)
-    const add = (fk: Deferred) => `ALTER TABLE ${fk.table} ADD CONSTRAINT ${fk.name} ${fk.definition}`;
     // the stored previews' foreign key waits for their rows (after-commit.ts)
     const previews = groups.includes(EVENT_GROUP) ? fks.filter((fk) => bare(fk.table) === 'event_previews') : [];
     const others = fks.filter((k) => !previews.includes(k));
-    for (const fk of others) await client.query(validatedAfterCommit(fk) ? `${add(fk)} NOT VALID` : add(fk));
+    // (a foreign key's check reads its table whole and probes the referenced primary key: no
+    // secondary index serves it)
+    for (const fk of others) await client.query(validatedAfterCommit(fk) ? `${addConstraint(fk)} NOT VALID` : addConstraint(fk));
     await recordAfterCommit(client, [
-      ...previews.map((fk) => ({ name: fk.name, table: fk.table, method: PREVIEWS, definition: add(fk) })),
+      ...previews.map((fk) => ({ name: fk.name, table: fk.table, method: PREVIEWS, definition: addConstraint(fk) })),
       ...others.filter(validatedAfterCommit).map((fk) => ({
         name: fk.name, table: fk.table, method: VALIDATE, definition: `ALTER TABLE ${fk.table} VALIDATE CONSTRAINT ${fk.name}`,
       })),
@@ -209,9 +216,9 @@ async function keysWhileWriting(client: pg.PoolClient, empty: readonly string[])
   const referenced = new Set(rows.filter((r) => r.kind === 'fk').map((r) => bare(r.referenced)));
   return async <T>(table: string, write: () => Promise<T>): Promise<T> => {
     const keys = empty.includes(table) && !referenced.has(table) ? rows.filter((r) => r.kind === 'key' && bare(r.table) === table) : [];
-    for (const key of keys) await client.query(`ALTER TABLE ${key.table} DROP CONSTRAINT ${key.name}`);
+    for (const key of keys) await client.query(dropConstraint(key));
     const result = await write();
-    for (const key of keys) await client.query(`ALTER TABLE ${key.table} ADD CONSTRAINT ${key.name} ${key.definition}`);
+    for (const key of keys) await client.query(addConstraint(key));
     return result;
   };
 }
