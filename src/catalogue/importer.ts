@@ -13,9 +13,9 @@ import { Readable } from 'node:stream';
 import type pg from 'pg';
 import { CopyWriter, type CopyIn } from '../db/copy.js';
 import type { Database } from '../db/database.js';
-import { checkStaging } from './checks.js';
+import { checkReferences, checkStaging } from './checks.js';
 import { COLLECTIONS, ProblemList, type Collection } from './document.js';
-import { mergeStaging, refreshStatistics, type CollectionCounts } from './merge.js';
+import { mergeStaging, refreshStatistics, type CollectionCounts, type CountedReferences } from './merge.js';
 import { finishAfterCommit } from './after-commit.js';
 import { createStaging, finishStaging, insertStaged } from './staging.js';
 import { BatchEncoder, type EncodedBatch, type StagedText } from './staging-batch.js';
@@ -193,15 +193,24 @@ async function importWith(
     const stager = new Stager(db.copyIn, client, opts.batchSize ?? DEFAULT_BATCH_SIZE, opts.onProgress);
     const { complete } = await read(stager);
     await stager.flush();
+    let counted: CountedReferences | undefined;
     if (complete) {
       opts.onProgress?.({ entities: stager.entities, phase: 'checking' });
       const repeated = await finishStaging(client);
-      await checkStaging(client, stager.problems, replace, repeated);
+      const lists = await checkStaging(client, stager.problems, replace, repeated);
+      counted = {
+        lists,
+        // a list's dangling reference, found by the merge: every reference checked, in order
+        unresolved: async () => {
+          await checkReferences(client, stager.problems, replace);
+          if (stager.problems.total > 0) throw stager.problems.toError();
+        },
+      };
     }
     if (stager.problems.total > 0) throw stager.problems.toError();
 
     opts.onProgress?.({ entities: stager.entities, phase: 'merging' });
-    const { counts: collections, statistics } = await mergeStaging(client, replace);
+    const { counts: collections, statistics } = await mergeStaging(client, replace, counted);
     await client.query('COMMIT');
     inTransaction = false;
     try {

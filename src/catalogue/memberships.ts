@@ -1,7 +1,8 @@
 /**
  * The memberships of a merge (inside the import transaction): each staged owner's lists replace
  * its stored ones, in the document's order (`position`), members found by publicId among the
- * merged entities (the checks have already rejected a dangling reference).
+ * merged entities (the checks have already rejected a dangling reference, or left the lists to be
+ * counted here: `mergeMemberships`).
  */
 import type pg from 'pg';
 import type { Collection } from './document.js';
@@ -48,21 +49,41 @@ async function membershipOwners(client: pg.PoolClient, from: Collection, members
   return { from: `${OWNERS} s`, drop: async () => void (await client.query(`DROP TABLE ${OWNERS}`)) };
 }
 
-/** Replaces the memberships of every staged owner. */
-export async function mergeMemberships(client: pg.PoolClient): Promise<void> {
+/** A staged list whose memberships the merge counts: its collection and staging column. */
+export interface CountedList {
+  readonly from: Collection;
+  readonly column: string;
+}
+
+/**
+ * Replaces the memberships of every staged owner. For the lists of `counted` (checks.ts: left to
+ * the merge), also counts their staged elements; returns false when a list wrote fewer memberships
+ * than it has elements (a reference resolved to no entity, staged or stored: each element matches
+ * at most one, publicIds being unique). A NULL element would count too, though it resolves to
+ * nothing: a document without problems has none, and the caller's exact check would find no
+ * problem in it.
+ */
+export async function mergeMemberships(client: pg.PoolClient, counted: readonly CountedList[] = []): Promise<boolean> {
+  let resolved = true;
   for (const from of new Set(MEMBERSHIPS.map((m) => m.from))) {
     const memberships = MEMBERSHIPS.filter((m) => m.from === from);
     const owners = await membershipOwners(client, from, memberships);
+    const toCount = memberships.filter((m) => counted.some((c) => c.from === m.from && c.column === m.column));
+    const elements = toCount.length === 0 ? {} : (await client.query<Record<string, string>>(
+      `SELECT ${toCount.map((m) => `coalesce(sum(cardinality(s.${m.column})), 0) AS ${m.column}`).join(', ')} FROM ${owners.from}`,
+    )).rows[0]!;
     for (const m of memberships) {
       await client.query(`DELETE FROM ${m.table} d USING ${owners.from} WHERE d.${m.owner} = s.owner_id`);
-      await client.query(
+      const written = await client.query(
         `INSERT INTO ${m.table} (${m.owner}, ${m.member}${m.position ? ', position' : ''})
          SELECT s.owner_id, x.id${m.position ? ', (t.pos - 1)::int' : ''}
            FROM ${owners.from}
           CROSS JOIN LATERAL unnest(s.${m.column}) WITH ORDINALITY AS t(pid, pos)
            JOIN ${m.to} x ON x.public_id = t.pid`,
       );
+      if (m.column in elements && Number(elements[m.column]) !== (written.rowCount ?? 0)) resolved = false;
     }
     await owners.drop();
   }
+  return resolved;
 }

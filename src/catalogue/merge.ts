@@ -24,7 +24,7 @@ import { ARTIST_PUBLIC_MEDIA_FROM_STAGE, refreshArtistPublicMedia } from './arti
 import { deferIndexes } from './bulk-load.js';
 import { refreshEventPlaces } from './event-places.js';
 import { isBulkImport, refreshEventPreviews } from './event-previews.js';
-import { MEMBERSHIP_TABLES, mergeMemberships } from './memberships.js';
+import { MEMBERSHIP_TABLES, mergeMemberships, type CountedList } from './memberships.js';
 import { refreshMemberPreviews } from './member-previews.js';
 import { PRIMARY_VENUE_KEYS_FROM_STAGE, refreshPrimaryVenueKeys } from './primary-venue.js';
 import { renderRichPreview, type PreviewMember } from '../queries/member-previews.js';
@@ -220,8 +220,15 @@ export interface MergeResult {
  */
 export type StatisticsScope = 'all' | 'since-merge';
 
+/** The staged lists whose references the checks left to the merge (checks.ts `checkStaging`). */
+export interface CountedReferences {
+  readonly lists: readonly CountedList[];
+  /** Called when a list wrote fewer memberships than it has elements: names the problems, throws. */
+  readonly unresolved: () => Promise<void>;
+}
+
 /** Merges the staging tables; returns per-collection counts. */
-export async function mergeStaging(client: pg.PoolClient, replace: boolean): Promise<MergeResult> {
+export async function mergeStaging(client: pg.PoolClient, replace: boolean, counted?: CountedReferences): Promise<MergeResult> {
   const counts = Object.fromEntries(
     COLLECTIONS.map((c) => [c, { imported: 0, inserted: 0, markersAdvanced: 0, deleted: 0 }]),
   ) as Record<Collection, CollectionCounts>;
@@ -239,7 +246,8 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean): Pro
     });
   }
 
-  await mergeMemberships(client);
+  // right after the memberships: nothing else is written on a dangling reference
+  if (!(await mergeMemberships(client, counted?.lists)) && counted) await counted.unresolved();
 
   // a first import's membership keys, dropped for the load: the previews read them in Event order
   await deferred.restoreKeys(MEMBERSHIP_TABLES);

@@ -101,6 +101,76 @@ for (const engine of testEngines()) {
       ]);
     });
 
+    // A clean document's lists are counted by the merge (checks.ts `checkStaging`): the problems
+    // must come out the same, and the merge's writes be rolled back.
+    const x = (n: number) => pid('zzz', n);
+    const danglingLists = () => ({
+      media: [{ publicId: M.ready, status: 'ready' }],
+      artists: [{ publicId: A.bjork, slug: 's', name: 'n', profileMediaIds: [M.ready, x(1)] }],
+      venues: [{ publicId: V.tba, slug: 's', name: 'n', statusCode: 'operational' }],
+      series: [{ publicId: S.editioned, slug: 's', name: 'n', structureCode: 'editioned' }],
+      editions: [{ publicId: ED.full, seriesId: S.editioned, slug: 's', name: 'n', startLocalDate: '2025-01-01', venueIds: [V.tba, x(6)] }],
+      events: [
+        { ...clone(fullEvent), publicId: pid('new', 1), profileMediaId: M.ready, galleryMediaIds: [], artistIds: [A.bjork], venueIds: [V.tba], seriesIds: [], editionIds: [ED.full] },
+        {
+          ...clone(fullEvent), profileMediaId: M.ready, galleryMediaIds: [M.ready, x(8)], artistIds: [x(9), A.bjork], venueIds: [V.tba, x(10)],
+          seriesIds: [x(11)], editionIds: [x(12)],
+        },
+      ],
+    });
+    const danglingListProblems = [
+      `artist ${A.bjork}: profileMediaIds[1]: unknown media ${x(1)}`,
+      `edition ${ED.full}: venueIds[1]: unknown venue ${x(6)}`,
+      `event ${E.full}: galleryMediaIds[1]: unknown media ${x(8)}`,
+      `event ${E.full}: artistIds[0]: unknown artist ${x(9)}`,
+      `event ${E.full}: venueIds[1]: unknown venue ${x(10)}`,
+      `event ${E.full}: seriesIds[0]: unknown series ${x(11)}`,
+      `event ${E.full}: editionIds[0]: unknown edition ${x(12)}`,
+    ];
+
+    test('dangling references in lists only, found as the memberships are written: the same problems', async () => {
+      assert.deepEqual(await problemsOf(danglingLists()), danglingListProblems);
+      // one list alone
+      const doc = danglingLists();
+      doc.artists[0]!.profileMediaIds = [M.ready];
+      doc.editions[0]!.venueIds = [V.tba];
+      doc.events[1] = { ...doc.events[1]!, galleryMediaIds: [], artistIds: [A.bjork], venueIds: [V.tba], seriesIds: [], editionIds: [ED.full, x(12)] };
+      assert.deepEqual(await problemsOf(doc), [`event ${E.full}: editionIds[1]: unknown edition ${x(12)}`]);
+      // without --replace, a list may name stored entities only
+      doc.events[1]!.editionIds = [ED.minimal];
+      doc.events[1]!.artistIds = [A.minimal, A.bjork];
+      await importDoc(db, doc);
+      const { rows } = await db.pool.query(
+        `SELECT a.public_id FROM event_artists ea JOIN events e ON e.id = ea.event_id JOIN artists a ON a.id = ea.artist_id
+          WHERE e.public_id = $1 ORDER BY ea.position`,
+        [E.full],
+      );
+      assert.deepEqual(rows.map((r) => r.public_id), [A.minimal, A.bjork]);
+    });
+
+    test('dangling references in lists only, into an empty catalogue: the same problems, nothing written, the schema whole', async () => {
+      await resetCatalogue(db);
+      const empty = await tableCounts(db);
+      const schema = async () =>
+        (await db.pool.query(
+          `SELECT conrelid::regclass::text AS t, conname, convalidated FROM pg_constraint WHERE connamespace = current_schema()::regnamespace
+           UNION ALL SELECT tablename, indexname, true FROM pg_indexes WHERE schemaname = current_schema() ORDER BY 1, 2`,
+        )).rows;
+      const before = await schema();
+      const err = await rejected(importDoc(db, danglingLists()));
+      assert.deepEqual(err.problems, danglingListProblems);
+      assert.deepEqual(await tableCounts(db), empty, 'nothing was written');
+      assert.deepEqual(await schema(), before);
+      // the document made whole imports
+      const doc = danglingLists();
+      doc.artists[0]!.profileMediaIds = [M.ready];
+      doc.editions[0]!.venueIds = [V.tba];
+      doc.events[1] = { ...doc.events[1]!, galleryMediaIds: [M.ready], artistIds: [A.bjork], venueIds: [V.tba], seriesIds: [S.editioned], editionIds: [ED.full] };
+      await importDoc(db, doc);
+      const counts = await tableCounts(db);
+      assert.deepEqual([counts.events, counts.event_artists, counts.event_venues, counts.event_series, counts.event_editions, counts.event_gallery], [2, 2, 2, 1, 2, 1]);
+    });
+
     test('references of an invalid entity are still checked, with their positions', async () => {
       const doc = { events: [{ ...clone(fullEvent), name: 7, artistIds: ['bad', pid('zzz', 1)] }] };
       assert.deepEqual(await problemsOf(doc), [
