@@ -4,19 +4,16 @@
  * joins it by primary key (src/queries/items.ts).
  *
  * Imported Artists get it with their row (computed from the staged media list over the already
- * merged media). Afterwards the Artists NOT in the document that show an imported media (whose
+ * merged media: merge.ts, its one join of every staged list with the media). Afterwards the Artists NOT in the document that show an imported media (whose
  * activity or status may have changed) are recomputed; rows are written only where it changed. A
  * --replace import keeps only the Artists of its document, all of them imported.
  */
 import type pg from 'pg';
 import { STAGE } from './rows.js';
 
-const PUBLIC = `m.active AND m.status = 'ready'`;
-
-/** The public media id of a staged Artist (`s`, its media publicIds in `s.profile_media_pids`). */
-export const ARTIST_PUBLIC_MEDIA_FROM_STAGE = `(SELECT m.id
-    FROM unnest(s.profile_media_pids) WITH ORDINALITY AS t(pid, pos) JOIN media m ON m.public_id = t.pid
-   WHERE ${PUBLIC} ORDER BY t.pos, m.public_id LIMIT 1)`;
+/** A media `m` an Artist may show: the first such by (position, publicId) is its public media. */
+export const ARTIST_PUBLIC_MEDIA = `m.active AND m.status = 'ready'`;
+const PUBLIC = ARTIST_PUBLIC_MEDIA;
 
 /** Recomputes the Artists that show an imported media and that the document does not carry. */
 export async function refreshArtistPublicMedia(client: pg.PoolClient): Promise<number> {

@@ -1,7 +1,8 @@
 /**
  * Each Artist's public profile media kept on the Artist (migration 004, src/catalogue/artist-media.ts):
  * set by the import, recomputed when an Artist's media list or one of its media changes, equal
- * after every import to the definition evaluated directly (first active, ready media by position).
+ * after every import to the definition evaluated directly (first active, ready media by position);
+ * and the media part of its projection hash, alike.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -44,6 +45,16 @@ async function assertMatchesDefinition(db: Database): Promise<void> {
                ORDER BY apm.position, m.public_id LIMIT 1)`,
   );
   assert.deepEqual(rows, [], 'every Artist holds its public profile media');
+  // the media part of its projection hash (merge.ts): every ready profile media's part in position
+  // order, as the merge recomputes it from the stored rows for an Artist absent from a document
+  const { rows: hashes } = await db.pool.query(
+    `SELECT a.public_id FROM artists a
+      WHERE split_part(a.projection_hash, ':', 2) IS DISTINCT FROM coalesce((
+              SELECT md5(string_agg(coalesce(m.public_part, '-'), ',' ORDER BY apm.position))
+                FROM artist_profile_media apm JOIN media m ON m.id = apm.media_id
+               WHERE apm.artist_id = a.id AND m.status = 'ready'), '-')`,
+  );
+  assert.deepEqual(hashes, [], "every Artist's hash holds its ready media");
 }
 
 for (const engine of testEngines()) {
