@@ -39,22 +39,29 @@ export function todayUtc(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Per zone, its formatter, or null for a zone Intl does not know (asked once: a refusal costs ≈ 60 µs). */
+const formatters = new Map<string, Intl.DateTimeFormat | null>();
+const UNKNOWN_ZONE = new RangeError('a time zone Intl does not know');
 
 function formatter(zone: string): Intl.DateTimeFormat {
   let f = formatters.get(zone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-    });
+  if (f === undefined) {
+    try {
+      f = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+      });
+    } catch {
+      f = null;
+    }
     formatters.set(zone, f);
   }
+  if (f === null) throw UNKNOWN_ZONE;
   return f;
 }
 
@@ -71,6 +78,8 @@ function intlOffsetAt(ms: number, zone: string): number {
  * of the second one (found by bisection) when they differ. Intl is slow (formatToParts was ≈ 10%
  * of a seed's Node CPU when asked per Event); a week holds at most one change of offset in any
  * real zone, and a catalogue spans a few hundred weeks, so a zone costs a few hundred entries.
+ * The offset at a week's end is asked only when the next week starts with another one: with at
+ * most one change, the two are equal otherwise (one Intl call per week instead of two).
  */
 const WEEK_MS = 7 * DAY_MS;
 interface Week {
@@ -81,6 +90,19 @@ interface Week {
 }
 /** Per zone, by week number (a map per zone: no key string built per lookup). */
 const weeks = new Map<string, Map<number, Week>>();
+/** Per zone, the offset at each week's first minute, by week number. */
+const weekStarts = new Map<string, Map<number, number>>();
+
+function offsetAtWeekStart(w: number, zone: string): number {
+  let starts = weekStarts.get(zone);
+  if (!starts) weekStarts.set(zone, (starts = new Map()));
+  let offset = starts.get(w);
+  if (offset === undefined) {
+    offset = intlOffsetAt(w * WEEK_MS, zone);
+    starts.set(w, offset);
+  }
+  return offset;
+}
 
 function offsetAt(ms: number, zone: string): number {
   const w = Math.floor(ms / WEEK_MS);
@@ -90,8 +112,8 @@ function offsetAt(ms: number, zone: string): number {
   if (!week) {
     let lo = w * WEEK_MS;
     let hi = lo + WEEK_MS - 60_000;
-    const before = intlOffsetAt(lo, zone);
-    const after = intlOffsetAt(hi, zone);
+    const before = offsetAtWeekStart(w, zone);
+    const after = offsetAtWeekStart(w + 1, zone) === before ? before : intlOffsetAt(hi, zone);
     if (before === after) hi += 60_000;
     else
       while (hi - lo > 60_000) {
