@@ -44,13 +44,25 @@ export async function finishStaging(client: pg.PoolClient): Promise<Set<Collecti
       await client.query(`CREATE INDEX ON ${table} (public_id)`);
       repeated.add(collection);
     }
-    await client.query(`ANALYZE ${table}`);
+    await client.query(`ANALYZE ${table} (${plannedColumns(collection).join(', ')})`);
   }
   await client.query(`ANALYZE stage_zones`);
   return repeated;
 }
 
 const UNIQUE_VIOLATION = '23505';
+
+/**
+ * The staged columns the checks and the merge join or filter on (their statistics shape the plans;
+ * the table's row count comes with any ANALYZE): the order, the publicId, `updated_at` (which
+ * splits the upserts in two), and each single reference. The other columns are only read: the
+ * statistics of all 30–40 cost ≈ 1 s of the 1,000,000 staged Events, of these ≈ 0.2 s (session 30).
+ */
+function plannedColumns(collection: Collection): string[] {
+  return columnsOf(collection)
+    .map(([name]) => name)
+    .filter((name) => name === 'ord' || name === 'public_id' || name === 'updated_at' || name === 'time_zone' || name.endsWith('_pid'));
+}
 
 /** Stages rows of `collection` written as COPY bytes (staging-batch.ts): one COPY (src/db/copy.ts). */
 export async function insertStaged(copyIn: CopyIn, client: pg.PoolClient, collection: Collection, bytes: Uint8Array): Promise<void> {
