@@ -34,19 +34,28 @@ export const MEMBERSHIP_TABLES: readonly string[] = MEMBERSHIPS.map((m) => m.tab
 const OWNERS = 'membership_owners';
 
 /**
- * The staged owners of `memberships` (all from one collection), as `s` with `owner_id` and the
- * staged arrays. Where the collection has several memberships (the Events' five), the staged rows
- * are joined with their stored ids once, into a narrow temporary table, instead of once per
- * membership: each join read both wide tables whole (1,000,000 Events: the five statements
- * 20.9 s → 11.8 s with the table, rebuilt from the catalogue's own rows in a rolled-back
- * transaction).
+ * Per collection merged into an empty table (merge.ts), the base of its rows' ids: a staged row's
+ * id is the base plus its `ord`.
  */
-async function membershipOwners(client: pg.PoolClient, from: Collection, memberships: readonly Membership[]) {
-  const joined = `FROM ${STAGE[from].table} s JOIN ${from} o ON o.public_id = s.public_id`;
+export type StagedIds = Partial<Record<Collection, string>>;
+
+/**
+ * The staged owners of `memberships` (all from one collection), as `s` with `owner_id` and the
+ * staged arrays: each row's id from its order (`base`), or from the stored row by publicId. Where
+ * the collection has several memberships (the Events' five), the staged rows are joined with their
+ * stored ids once, into a narrow temporary table, instead of once per membership: each join read
+ * both wide tables whole (1,000,000 Events: the five statements 20.9 s → 11.8 s with the table,
+ * rebuilt from the catalogue's own rows in a rolled-back transaction).
+ */
+async function membershipOwners(client: pg.PoolClient, from: Collection, memberships: readonly Membership[], base: string | undefined) {
   const columns = memberships.map((m) => `s.${m.column}`).join(', ');
-  if (memberships.length === 1) return { from: `(SELECT o.id AS owner_id, ${columns} ${joined}) s`, drop: async () => {} };
-  await client.query(`CREATE TEMP TABLE ${OWNERS} AS SELECT o.id AS owner_id, ${columns} ${joined}`);
-  return { from: `${OWNERS} s`, drop: async () => void (await client.query(`DROP TABLE ${OWNERS}`)) };
+  const select = base === undefined
+    ? `SELECT o.id AS owner_id, ${columns} FROM ${STAGE[from].table} s JOIN ${from} o ON o.public_id = s.public_id`
+    : `SELECT $1::bigint + s.ord AS owner_id, ${columns} FROM ${STAGE[from].table} s`;
+  const params = base === undefined ? [] : [base];
+  if (memberships.length === 1) return { from: `(${select}) s`, params, drop: async () => {} };
+  await client.query(`CREATE TEMP TABLE ${OWNERS} AS ${select}`, params);
+  return { from: `${OWNERS} s`, params: [], drop: async () => void (await client.query(`DROP TABLE ${OWNERS}`)) };
 }
 
 /** A staged list whose memberships the merge counts: its collection and staging column. */
@@ -63,23 +72,25 @@ export interface CountedList {
  * nothing: a document without problems has none, and the caller's exact check would find no
  * problem in it.
  */
-export async function mergeMemberships(client: pg.PoolClient, counted: readonly CountedList[] = []): Promise<boolean> {
+export async function mergeMemberships(client: pg.PoolClient, counted: readonly CountedList[] = [], ids: StagedIds = {}): Promise<boolean> {
   let resolved = true;
   for (const from of new Set(MEMBERSHIPS.map((m) => m.from))) {
     const memberships = MEMBERSHIPS.filter((m) => m.from === from);
-    const owners = await membershipOwners(client, from, memberships);
+    const owners = await membershipOwners(client, from, memberships, ids[from]);
     const toCount = memberships.filter((m) => counted.some((c) => c.from === m.from && c.column === m.column));
     const elements = toCount.length === 0 ? {} : (await client.query<Record<string, string>>(
       `SELECT ${toCount.map((m) => `coalesce(sum(cardinality(s.${m.column})), 0) AS ${m.column}`).join(', ')} FROM ${owners.from}`,
+      owners.params,
     )).rows[0]!;
     for (const m of memberships) {
-      await client.query(`DELETE FROM ${m.table} d USING ${owners.from} WHERE d.${m.owner} = s.owner_id`);
+      await client.query(`DELETE FROM ${m.table} d USING ${owners.from} WHERE d.${m.owner} = s.owner_id`, owners.params);
       const written = await client.query(
         `INSERT INTO ${m.table} (${m.owner}, ${m.member}${m.position ? ', position' : ''})
          SELECT s.owner_id, x.id${m.position ? ', (t.pos - 1)::int' : ''}
            FROM ${owners.from}
           CROSS JOIN LATERAL unnest(s.${m.column}) WITH ORDINALITY AS t(pid, pos)
            JOIN ${m.to} x ON x.public_id = t.pid`,
+        owners.params,
       );
       if (m.column in elements && Number(elements[m.column]) !== (written.rowCount ?? 0)) resolved = false;
     }
