@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Database } from '../../src/db/database.js';
 import { Reader } from '../../src/db/reader.js';
-import { fillMissingEventPreviews } from '../../src/catalogue/event-previews.js';
+import { fillMissingEventPreviews, isBulkImport } from '../../src/catalogue/event-previews.js';
+import { createStaging, finishStaging } from '../../src/catalogue/staging.js';
 import { fillMemberPreviews } from '../../src/catalogue/member-previews.js';
 import { renderRichPreview } from '../../src/queries/member-previews.js';
 import { artistPreviewsStatement, venuePreviewsStatement } from '../../src/queries/event-relations.js';
@@ -281,6 +282,32 @@ for (const engine of testEngines()) {
       assert.deepEqual(Object.keys(await storedRich(store.db)).sort(), Object.keys(before).sort());
       await assertRichMatchesLive(store.db);
       assert.deepEqual(await included(), fromStored);
+    });
+  });
+}
+
+for (const engine of testEngines()) {
+  describe(`a bulk import, told by the staged rows' count (${engine.name})`, () => {
+    const store = storePerSuite(engine);
+
+    // isBulkImport reads the row counts ANALYZE leaves on the staging tables (staging.ts)
+    test('more than 1,000 staged rows of the collections the previews read, once the staging is finished', async () => {
+      for (const [rows, bulk] of [[0, false], [999, false], [1_001, true], [40_000, true]] as const) {
+        const client = await store.db.pool.connect();
+        try {
+          await client.query('BEGIN');
+          await createStaging(client);
+          // split between two of the collections counted; the Series are not counted
+          await client.query(`INSERT INTO stage_media (ord, public_id) SELECT g, 'm' || g FROM generate_series(1, $1::int / 2) g`, [rows]);
+          await client.query(`INSERT INTO stage_events (ord, public_id) SELECT g, 'e' || g FROM generate_series(1, $1::int - $1::int / 2) g`, [rows]);
+          await client.query(`INSERT INTO stage_series (ord, public_id) SELECT g, 's' || g FROM generate_series(1, 5000) g`);
+          await finishStaging(client);
+          assert.equal(await isBulkImport(client), bulk, `${rows} rows`);
+        } finally {
+          await client.query('ROLLBACK');
+          client.release();
+        }
+      }
     });
   });
 }
