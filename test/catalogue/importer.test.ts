@@ -328,6 +328,13 @@ for (const engine of testEngines()) {
       // an expression index's statistics exist only once its table is analyzed after the build
       const [words] = await q(store.db, `SELECT count(*)::int AS n FROM pg_stats WHERE schemaname = current_schema() AND tablename = 'events_name_words'`);
       assert.ok(Number(words!.n) > 0);
+      // every column of every table has its statistics (the Events' were sampled in part inside the
+      // transaction, for the places' join, and whole after COMMIT)
+      const missing = await q(store.db, `SELECT c.relname || '.' || a.attname AS col FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+        WHERE c.relname = ANY($1) AND c.relnamespace = current_schema()::regnamespace AND a.attnum > 0 AND NOT a.attisdropped
+          AND NOT EXISTS (SELECT 1 FROM pg_stats s WHERE s.schemaname = current_schema() AND s.tablename = c.relname AND s.attname = a.attname)
+        ORDER BY 1`, [tables]);
+      assert.deepEqual(missing, []);
     });
 
     test('statistics are refreshed after the import (the first reads are planned on real sizes)', async () => {
