@@ -44,8 +44,9 @@ function mediaPart(m: string): string {
  * join of every list with the merged media: `public_media_id` (artist-media.ts: the first active
  * and ready one by position, then publicId) and `media_hash`, the hash's media part (legacy
  * Artists: every ready profile media in position order). As two subqueries per Artist, each
- * probing the media by publicId, they were ≈ 4 s of the 250,000 Artists' 6.4–6.9 s at 1,000,000
- * Events (session 30). An Artist without profile media has no row: no public media, part '-'.
+ * probing the media by publicId, the 250,000 Artists' INSERT took 5.4–6.6 s at 1,000,000 Events,
+ * with the join 4.5–5.5 s (session 30). An Artist without profile media has no row: no public
+ * media, part '-'.
  */
 const ARTIST_MEDIA_FROM_STAGE = (pass: (alias: string) => string) => `LEFT JOIN (
     SELECT a.ord,
@@ -154,7 +155,7 @@ export interface CollectionCounts {
  * once checked) and the rows are inserted without `ON CONFLICT`, whose speculative insertion cost
  * 1.7 s of the Events' 15.5 s at 1,000,000 (session 15). Each row's id is then the base `$1` plus
  * its staged order (`StagedIds`), so that the memberships find their owners without joining the
- * staged rows with the stored ones by publicId (≈ 1.5 s of the 1,000,000 Events, session 30).
+ * staged rows with the stored ones by publicId (≈ 1 s of the 1,000,000 Events, session 30).
  */
 function upsertSql(collection: Collection, explicit: boolean, fresh: boolean): string {
   const spec = MERGE[collection];
@@ -224,6 +225,12 @@ function mediaFollowSql(collection: Exclude<Collection, 'media'>): string {
   SELECT count(*)::int AS n FROM r`;
 }
 
+/** The next value of `table`'s identity sequence (a bigint, as text). */
+async function nextId(client: pg.PoolClient, table: Collection): Promise<string> {
+  const { rows } = await client.query<{ id: string }>(`SELECT nextval(pg_get_serial_sequence($1, 'id')) AS id`, [table]);
+  return rows[0]!.id;
+}
+
 async function count(client: pg.PoolClient, sql: string, params: unknown[] = []): Promise<Record<string, number>> {
   return (await client.query<Record<string, number>>(sql, params)).rows[0]!;
 }
@@ -260,7 +267,7 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean, coun
   for (const collection of COLLECTIONS) {
     const fresh = deferred.empty.has(collection);
     // the ids of an empty table's rows: one value of its sequence, then its order
-    const base = fresh ? (await client.query<{ base: string }>(`SELECT nextval(pg_get_serial_sequence($1, 'id')) AS base`, [collection])).rows[0]!.base : undefined;
+    const base = fresh ? await nextId(client, collection) : undefined;
     // (an empty table's keys are built after its rows, before the next collection joins it)
     await deferred.writing(collection, async () => {
       for (const explicit of [false, true]) {
