@@ -14,14 +14,13 @@ import { STAGE } from './rows.js';
 
 /** A media `m` an Artist may show: the first such by (position, publicId) is its public media. */
 export const ARTIST_PUBLIC_MEDIA = `m.active AND m.status = 'ready'`;
-const PUBLIC = ARTIST_PUBLIC_MEDIA;
 
 /** Recomputes the Artists that show an imported media and that the document does not carry. */
 export async function refreshArtistPublicMedia(client: pg.PoolClient): Promise<number> {
   const { rowCount } = await client.query(
     `WITH computed AS (
        SELECT c.id, (SELECT m.id FROM artist_profile_media apm JOIN media m ON m.id = apm.media_id
-                      WHERE apm.artist_id = c.id AND ${PUBLIC}
+                      WHERE apm.artist_id = c.id AND ${ARTIST_PUBLIC_MEDIA}
                       ORDER BY apm.position, m.public_id LIMIT 1) AS media_id
          FROM (SELECT DISTINCT apm.artist_id AS id
                  FROM ${STAGE.media.table} s JOIN media m ON m.public_id = s.public_id

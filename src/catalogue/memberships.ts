@@ -53,9 +53,11 @@ async function membershipOwners(client: pg.PoolClient, from: Collection, members
     ? `SELECT o.id AS owner_id, ${columns} FROM ${STAGE[from].table} s JOIN ${from} o ON o.public_id = s.public_id`
     : `SELECT $1::bigint + s.ord AS owner_id, ${columns} FROM ${STAGE[from].table} s`;
   const params = base === undefined ? [] : [base];
-  if (memberships.length === 1) return { from: `(${select}) s`, params, drop: async () => {} };
+  // `lists`: the staged lists alone, for counting their elements (no owner ids needed)
+  const staged = `${STAGE[from].table} s`;
+  if (memberships.length === 1) return { from: `(${select}) s`, params, lists: staged, drop: async () => {} };
   await client.query(`CREATE TEMP TABLE ${OWNERS} AS ${select}`, params);
-  return { from: `${OWNERS} s`, params: [], drop: async () => void (await client.query(`DROP TABLE ${OWNERS}`)) };
+  return { from: `${OWNERS} s`, params: [], lists: `${OWNERS} s`, drop: async () => void (await client.query(`DROP TABLE ${OWNERS}`)) };
 }
 
 /** A staged list whose memberships the merge counts: its collection and staging column. */
@@ -66,7 +68,7 @@ export interface CountedList {
 
 /**
  * Replaces the memberships of every staged owner. For the lists of `counted` (checks.ts: left to
- * the merge), also counts their staged elements; returns false when a list wrote fewer memberships
+ * the merge), also counts their staged elements (every staged row is an owner once merged); returns false when a list wrote fewer memberships
  * than it has elements (a reference resolved to no entity, staged or stored: each element matches
  * at most one, publicIds being unique). A NULL element would count too, though it resolves to
  * nothing: a document without problems has none, and the caller's exact check would find no
@@ -79,8 +81,7 @@ export async function mergeMemberships(client: pg.PoolClient, counted: readonly 
     const owners = await membershipOwners(client, from, memberships, ids[from]);
     const toCount = memberships.filter((m) => counted.some((c) => c.from === m.from && c.column === m.column));
     const elements = toCount.length === 0 ? {} : (await client.query<Record<string, string>>(
-      `SELECT ${toCount.map((m) => `coalesce(sum(cardinality(s.${m.column})), 0) AS ${m.column}`).join(', ')} FROM ${owners.from}`,
-      owners.params,
+      `SELECT ${toCount.map((m) => `coalesce(sum(cardinality(s.${m.column})), 0) AS ${m.column}`).join(', ')} FROM ${owners.lists}`,
     )).rows[0]!;
     for (const m of memberships) {
       await client.query(`DELETE FROM ${m.table} d USING ${owners.from} WHERE d.${m.owner} = s.owner_id`, owners.params);
