@@ -4,7 +4,7 @@
  * joins it by primary key (src/queries/items.ts).
  *
  * Imported Artists get it with their row (computed from the staged media list over the already
- * merged media: merge.ts, one join of every staged list with the media). Afterwards the Artists
+ * merged media: merge-statements.ts, one join of every staged list with the media). Afterwards the Artists
  * NOT in the document that show an imported media (whose activity or status may have changed) are
  * recomputed; rows are written only where it changed. A --replace import keeps only the Artists of
  * its document, all of them imported.

@@ -3,7 +3,7 @@
  * in `include=artists` / `include=venues`, rendered by queries/member-previews.ts) in step with
  * the catalogue.
  *
- * Imported Artists and Venues get it with their row (merge.ts renders it from the values it
+ * Imported Artists and Venues get it with their row (merge-statements.ts renders it from the values it
  * writes, after the media merged). Afterwards, the members NOT in the document that show one of
  * its media (whose status or public fields may have changed, and an Artist's public media with
  * them: refreshArtistPublicMedia runs first) are rendered again; rows are written only where the

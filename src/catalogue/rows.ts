@@ -7,7 +7,7 @@
  * `projection_hash` is `own:media`. `own` (computed here) covers the entity's own public
  * projection; `media` covers the public fields of the profile media it shows, and only while that
  * media is ready: each media's part is computed here too (`mediaPublicPart`), stored on the media
- * (migration 018), and joined at merge time (merge.ts). A change of either advances
+ * (migration 018), and joined at merge time (merge-statements.ts). A change of either advances
  * `updated_at`; galleries, never-public fields and related entities' own edits never do.
  * `active` is part of `own`: re-activating an entity must reach incremental readers.
  */
@@ -171,7 +171,7 @@ const jsonbScalar = (v: string | number | boolean | null): string =>
   v === null ? 'null' : typeof v === 'string' ? JSON.stringify(v) : typeof v === 'number' ? BigInt(v).toString() : String(v);
 
 /**
- * A media's part of the projection hash of every entity showing it (merge.ts): while it is ready,
+ * A media's part of the projection hash of every entity showing it (merge-statements.ts): while it is ready,
  * the MD5 of its six public fields and `active` as the text PostgreSQL writes for
  * `jsonb_build_array(public_id, src, thumbnail_src, alt_text, width, height, active)`; '-' when it
  * is not ready. Until session 22 the merge computed that expression for every Event, Venue, Series

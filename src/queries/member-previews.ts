@@ -3,7 +3,7 @@
  * the JSON text of one row: the allow-listed columns of queries/items.ts (rich) and its public
  * media. ONE definition, used three ways:
  *   - the importer stores it on the member's row (`rich_preview`, migration 017): rendered from
- *     the row it writes (src/catalogue/merge.ts) and again for members it does not carry whose
+ *     the row it writes (src/catalogue/merge-statements.ts) and again for members it does not carry whose
  *     media it changed (src/catalogue/member-previews.ts);
  *   - the rich preview statements read the stored text (queries/event-relations.ts) and render
  *     this same expression only for a row that has none (written outside the importer);
