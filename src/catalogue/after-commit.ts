@@ -78,18 +78,6 @@ export async function recordAfterCommit(client: pg.PoolClient, work: readonly Af
 }
 
 /**
- * The next row: first one whose lock another transaction does not hold against it (`blocked`,
- * below); then the longest work first as far as it can be told (longest-processing-time order
- * keeps the connections busy to the end): the previews (≈ 35 s of one backend at 1,000,000
- * Events), then GIN, then GiST indexes (both built on one process; the two name trigram GINs ≈ 10
- * s each, the GiST ≈ 5 s), then the foreign keys to validate (≈ 0.3–1.5 s each), then btree
- * (parallel workers), each by its table's size. `present`: an index or a foreign key that is
- * already there (added by hand from its listed definition), a key to validate that is not NOT
- * VALID any more (validated, or dropped).
- * `SKIP LOCKED`: the next one no other transaction holds; without it, the next one, waiting for a
- * held row's transaction to end (done and deleted: the next row; rolled back: that one, free again).
- */
-/**
  * The lock modes that make a row's work wait, by what it takes on its table: an index build and
  * the previews (which lock `events` and their own table) take SHARE, which waits for writers (ROW
  * EXCLUSIVE) and for SHARE UPDATE EXCLUSIVE and stronger; validating a foreign key takes SHARE
@@ -116,6 +104,18 @@ const BLOCKED = `CASE WHEN EXISTS (
          AND l.mode = ANY (CASE method WHEN '${VALIDATE}' THEN ${modes(WAITS_FOR_SHARE_UPDATE_EXCLUSIVE)} ELSE ${modes(WAITS_FOR_SHARE)} END))
     THEN 1 ELSE 0 END`;
 
+/**
+ * The next row: first one whose lock another transaction does not hold against it (`BLOCKED`,
+ * above); then the longest work first as far as it can be told (longest-processing-time order
+ * keeps the connections busy to the end): the previews (≈ 35 s of one backend at 1,000,000
+ * Events), then GIN, then GiST indexes (both built on one process; the two name trigram GINs ≈ 10
+ * s each, the GiST ≈ 5 s), then the foreign keys to validate (≈ 0.3–1.5 s each), then btree
+ * (parallel workers), each by its table's size. `present`: an index or a foreign key that is
+ * already there (added by hand from its listed definition), a key to validate that is not NOT
+ * VALID any more (validated, or dropped).
+ * `SKIP LOCKED`: the next one no other transaction holds; without it, the next one, waiting for a
+ * held row's transaction to end (done and deleted: the next row; rolled back: that one, free again).
+ */
 const next = (skipLocked: boolean) => `SELECT name, table_name, method, definition,
          CASE method
            WHEN '${PREVIEWS}' THEN EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conrelid = to_regclass(table_name) AND quote_ident(k.conname) = name)
