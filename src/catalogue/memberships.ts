@@ -68,9 +68,9 @@ export interface CountedList {
 
 /**
  * Replaces the memberships of every staged owner. For the lists of `counted` (checks.ts: left to
- * the merge), also counts their staged elements (every staged row is an owner once merged); returns false when a list wrote fewer memberships
- * than it has elements (a reference resolved to no entity, staged or stored: each element matches
- * at most one, publicIds being unique). A NULL element would count too, though it resolves to
+ * the merge), also counts their staged elements (every staged row is an owner once merged);
+ * returns false when a list wrote fewer memberships than it has elements (a reference resolved to
+ * no entity, staged or stored: each element matches at most one, publicIds being unique). A NULL element would count too, though it resolves to
  * nothing: a document without problems has none, and the caller's exact check would find no
  * problem in it.
  */
