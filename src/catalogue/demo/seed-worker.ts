@@ -11,7 +11,7 @@ import { ProblemList } from '../document.js';
 import { demoCatalogueOf, demoSegments, type DemoOptions } from '../demo.js';
 import { BatchEncoder, type EncodedBatch } from '../staging-batch.js';
 import { asParsed } from '../stream.js';
-import { batchEntities, batchCount, type SeedWorkerMessage } from './seed-batches.js';
+import { batchEntities, batchCount, SEED_WORKER_CREDITS as CREDITS, type SeedWorkerMessage } from './seed-batches.js';
 
 export interface SeedWorkerData {
   readonly options: DemoOptions;
@@ -19,9 +19,6 @@ export interface SeedWorkerData {
   readonly parts: number;
   readonly batchSize: number;
 }
-
-/** Batches a worker may have posted and not had acknowledged. */
-const CREDITS = 3;
 
 const { options, part, parts, batchSize } = workerData as SeedWorkerData;
 const port = parentPort!;
