@@ -62,8 +62,27 @@ export async function migratedPgliteSnapshot(): Promise<Blob> {
   return blob;
 }
 
+/** The PostgreSQL test schemas this file created and has not dropped, with their server's URL. */
+const undropped = new Map<string, string>();
+
+// A test whose code under test closes the database itself (a graceful shutdown closes its pool)
+// cannot drop its schema through it: whatever the file's tests left is dropped once they have
+// ended, on a connection of its own (CI's PostgreSQL passes otherwise left 8 empty schemas).
+after(async () => {
+  for (const [schema, url] of undropped) {
+    const db = await openDatabase({ engine: 'postgres', url }, { maxConnections: 1 });
+    try {
+      await db.pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      undropped.delete(schema);
+    } finally {
+      await db.close();
+    }
+  }
+});
+
 export async function openTestDatabase(engine: EngineUnderTest, opts: { statementTimeoutMs?: number } = {}): Promise<TestDatabase> {
   const schema = engine.name === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : undefined;
+  if (schema !== undefined && engine.target.engine === 'postgres') undropped.set(schema, engine.target.url);
   const snapshot = engine.name === 'pglite' ? await migratedPgliteSnapshot() : undefined;
   const db = await openDatabase(engine.target, {
     schema,
@@ -77,7 +96,10 @@ export async function openTestDatabase(engine: EngineUnderTest, opts: { statemen
   return {
     db,
     async drop() {
-      if (schema) await db.pool.query(`DROP SCHEMA ${schema} CASCADE`);
+      if (schema) {
+        await db.pool.query(`DROP SCHEMA ${schema} CASCADE`);
+        undropped.delete(schema);
+      }
       await db.close();
     },
   };
