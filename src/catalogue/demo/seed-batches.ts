@@ -4,16 +4,16 @@ import type { DemoSegment } from '../demo.js';
 import type { EncodedBatch } from '../staging-batch.js';
 
 /**
- * What a worker posts: batch number `seq`, encoded; its tables' bytes are views of `buffer`,
- * which is moved with the message and moved back with the acknowledgement, for the next batch.
- */
-/**
  * Batches a seed worker may have posted and not had acknowledged. A worker ends after posting its
  * last batch, so the acknowledgements of up to this many of its batches (and their bytes) find it
  * gone; every earlier batch's bytes went back to it.
  */
 export const SEED_WORKER_CREDITS = 3;
 
+/**
+ * What a worker posts: batch number `seq`, encoded; its tables' bytes are views of `buffer`,
+ * which is moved with the message and moved back with the acknowledgement, for the next batch.
+ */
 export interface SeedWorkerMessage {
   readonly seq: number;
   readonly batch: EncodedBatch;
