@@ -4,7 +4,7 @@
  * the relationship routes: name bytewise, then publicId), direct Series and Edition programs.
  */
 import { Params, rowLimit } from './sql.js';
-import { ARTIST_ITEM_COLUMNS, VENUE_ITEM_COLUMNS, artistMediaJoin, singleMediaJoin } from './items.js';
+import { artistItemColumns, artistMediaJoin, outputName, singleMediaJoin, venueItemColumns } from './items.js';
 import type { EventField, EventInclude } from '../plan/event-fields.js';
 import type { Statement } from './statement.js';
 import { renderRichPreview, type PreviewMember } from './member-previews.js';
@@ -17,7 +17,8 @@ interface PreviewShape {
   readonly memberColumn: 'artist_id' | 'venue_id';
   readonly table: 'artists' | 'venues';
   readonly alias: string;
-  readonly columns: string;
+  /** The allow-listed columns, one select-list item each. */
+  readonly columns: readonly string[];
   readonly mediaJoin: string;
   /** Rich: each member's text is stored on its row (queries/member-previews.ts). */
   readonly stored: PreviewMember | null;
@@ -38,7 +39,7 @@ function previewText(shape: PreviewShape): string {
   const m = shape.alias;
   const [item, rendered] =
     shape.stored === null
-      ? ['row_to_json(r)::text', `${shape.mediaJoin}\n    CROSS JOIN LATERAL (SELECT ${shape.columns}) r`]
+      ? ['row_to_json(r)::text', `${shape.mediaJoin}\n    CROSS JOIN LATERAL (SELECT ${shape.columns.join(', ')}) r`]
       : [`coalesce(${m}.rich_preview, ${renderRichPreview(shape.stored, m)})`, ''];
   return `SELECT x.event_id::text AS owner_id,
            '[' || string_agg(${item}, ', ' ORDER BY ${m}.name, ${m}.public_id) || ']' AS items
@@ -62,22 +63,28 @@ export interface PreviewTextRow {
 /**
  * For the importer's stored previews (every Event of a first import; the Events an import may
  * have changed otherwise): the same members, columns, joins and order as `previewText`, with
- * each member's row rendered ONCE as its JSON text (`preview_json`, `to_jsonb` of the row the
- * outer SELECT above projects) and numbered in the preview order (`preview_order`: name, then
- * publicId). Only active members of an Event listed in `targets` (a table with an `id` column),
- * or every active member when `targets` is null (every Event).
+ * each member's row rendered ONCE as its JSON text (`preview_json`) and numbered in the preview
+ * order (`preview_order`: name, then publicId). Only active members of an Event listed in
+ * `targets` (a table with an `id` column), or every active member when `targets` is null (every
+ * Event).
  * An Event's previews are then its memberships' texts in that order, concatenated
  * (catalogue/event-previews.ts): rendered per member (250,000 Artists at 1,000,000 Events)
  * instead of per membership row (2.6 million).
+ *
+ * A member's text is the array of its values in the order of its columns (`STORED_PREVIEW_NAMES`,
+ * which queries/preview-texts.ts zips back into the row `previewText` returns), not an object
+ * repeating every key: at 1,000,000 Events the stored previews take 654 MB of text instead of
+ * 1,178 MB (`to_jsonb` objects until session 33), and writing them after a first import's COMMIT
+ * took 30.1–34.3 s of one backend instead of 38.6–45.4 s (bench/notes.md, session 33).
  */
 function previewMembersText(shape: PreviewShape, targets: string | null): string {
   const m = shape.alias;
   // every Event (a first import): every active member, not only those of the targets' memberships
   const shown = targets === null ? '' : `AND ${m}.id IN (SELECT l.${shape.memberColumn} FROM ${shape.link} l JOIN ${targets} t ON t.id = l.event_id)`;
   return `SELECT ${m}.id, row_number() OVER (ORDER BY ${m}.name, ${m}.public_id) AS preview_order,
-           to_jsonb(r)::text AS preview_json
+           json_build_array(${shape.columns.map((c) => `r.${outputName(c)}`).join(', ')})::text AS preview_json
       FROM ${shape.table} ${m} ${shape.mediaJoin}
-     CROSS JOIN LATERAL (SELECT ${shape.columns}) r
+     CROSS JOIN LATERAL (SELECT ${shape.columns.join(', ')}) r
      WHERE ${m}.active
        ${shown}`;
 }
@@ -109,7 +116,7 @@ const ARTIST_PREVIEWS = (rich: boolean): PreviewShape => ({
   memberColumn: 'artist_id',
   table: 'artists',
   alias: 'a',
-  columns: ARTIST_ITEM_COLUMNS('a', rich),
+  columns: artistItemColumns('a', rich),
   mediaJoin: artistMediaJoin('a'),
   stored: rich ? 'artists' : null,
 });
@@ -119,10 +126,21 @@ const VENUE_PREVIEWS = (rich: boolean): PreviewShape => ({
   memberColumn: 'venue_id',
   table: 'venues',
   alias: 'v',
-  columns: VENUE_ITEM_COLUMNS('v', rich),
+  columns: venueItemColumns('v', rich),
   mediaJoin: singleMediaJoin('v'),
   stored: rich ? 'venues' : null,
 });
+
+/**
+ * The names of a stored preview's values, in their order (`previewMembersText`): the output names
+ * of the plain item's columns. Changing a list changes what the stored texts mean, so a release
+ * that changes one must rewrite every stored preview (a migration, as 005 filled them); a stored
+ * member of another length is refused by the projection (queries/preview-texts.ts).
+ */
+export const STORED_PREVIEW_NAMES = {
+  artists: ARTIST_PREVIEWS(false).columns.map(outputName),
+  venues: VENUE_PREVIEWS(false).columns.map(outputName),
+} as const;
 
 export const artistPreviewsStatement = (eventIds: readonly string[], rich: boolean): Statement =>
   previewsStatement(eventIds, 'events.artistPreviews', rich, () => ARTIST_PREVIEWS(rich));
@@ -133,7 +151,7 @@ export const venuePreviewsStatement = (eventIds: readonly string[], rich: boolea
 /**
  * Each listed Event's previews as one JSON array text, from `members` (a table filled by
  * `previewMembersText`, keyed by `id`): its first PREVIEW_SIZE + 1 memberships in preview order,
- * their texts joined by ', ' (json_agg's separator, so the text is the one json_agg wrote before).
+ * their texts joined by ','.
  * Events without an active member are absent (the caller writes []). `targets` null: every Event.
  *
  * An ordered aggregate cut to its first items, not a window numbering every membership: grouped
@@ -144,7 +162,7 @@ export const venuePreviewsStatement = (eventIds: readonly string[], rich: boolea
 function previewItemsText(shape: PreviewShape, targets: string | null, members: string): string {
   const listed = targets === null ? '' : `WHERE l.event_id IN (SELECT t.id FROM ${targets} t)`;
   return `SELECT l.event_id,
-           '[' || array_to_string((array_agg(m.preview_json ORDER BY m.preview_order))[1:${PREVIEW_SIZE + 1}], ', ') || ']' AS items
+           '[' || array_to_string((array_agg(m.preview_json ORDER BY m.preview_order))[1:${PREVIEW_SIZE + 1}], ',') || ']' AS items
       FROM ${shape.link} l JOIN ${members} m ON m.id = l.${shape.memberColumn}
      ${listed}
      GROUP BY l.event_id`;

@@ -23,10 +23,21 @@ export const MEDIA_COLUMN_LIST = (alias: string, prefix = 'pm_'): [string, strin
   [`${prefix}height`, `${alias}.height::text`],
 ];
 
-export const MEDIA_COLUMNS = (alias: string, prefix = 'pm_') =>
-  MEDIA_COLUMN_LIST(alias, prefix)
-    .map(([name, expr]) => `${expr} AS ${name}`)
-    .join(', ');
+/** The profile media's public columns as select-list items (`expr AS name`), one per column. */
+const mediaItems = (alias: string, prefix = 'pm_') => MEDIA_COLUMN_LIST(alias, prefix).map(([name, expr]) => `${expr} AS ${name}`);
+
+export const MEDIA_COLUMNS = (alias: string, prefix = 'pm_') => mediaItems(alias, prefix).join(', ');
+
+/**
+ * The output name of one select-list item of the lists below: `… AS name`, or `alias.column`.
+ * (The stored Event previews write a member's values by position, in its list's order:
+ * queries/event-relations.ts.)
+ */
+export function outputName(item: string): string {
+  const name = /(?: AS |^[a-z_]+\.)([a-z_]+)$/.exec(item)?.[1];
+  if (name === undefined) throw new Error(`a select-list item without an output name: ${item}`);
+  return name;
+}
 
 /** A single profile media: only a ready, active item is public. */
 export const singleMediaJoin = (owner: string, alias = 'pm') =>
@@ -53,7 +64,7 @@ export function artistColumns(a: string, fields: readonly ArtistField[]): string
     ...(has('description') ? [`${a}.description`] : []),
     ...(has('links') ? [`${a}.links`] : []),
     ...(has('updatedAt') ? [`${utcText(`${a}.updated_at`)} AS updated_at`] : []),
-    ...(has('profileMedia') ? [MEDIA_COLUMNS('pm')] : []),
+    ...(has('profileMedia') ? mediaItems('pm') : []),
   ];
 }
 
@@ -87,15 +98,19 @@ export function venueColumns(v: string, fields: readonly VenueField[]): string[]
       : []),
     ...(has('links') ? [`${v}.links`] : []),
     ...(has('updatedAt') ? [`${utcText(`${v}.updated_at`)} AS updated_at`] : []),
-    ...(has('profileMedia') ? [MEDIA_COLUMNS('pm')] : []),
+    ...(has('profileMedia') ? mediaItems('pm') : []),
   ];
 }
 
-export const ARTIST_ITEM_COLUMNS = (a: string, rich: boolean) =>
-  artistColumns(a, rich ? ARTIST_RICH_ITEM_FIELDS : ARTIST_ITEM_FIELDS).join(', ');
+/** The columns of an Artist item (rich with `include=artists`), one select-list item each. */
+export const artistItemColumns = (a: string, rich: boolean) => artistColumns(a, rich ? ARTIST_RICH_ITEM_FIELDS : ARTIST_ITEM_FIELDS);
 
-export const VENUE_ITEM_COLUMNS = (v: string, rich: boolean) =>
-  venueColumns(v, rich ? VENUE_RICH_ITEM_FIELDS : VENUE_ITEM_FIELDS).join(', ');
+/** The columns of a Venue item (rich with `include=venues`), one select-list item each. */
+export const venueItemColumns = (v: string, rich: boolean) => venueColumns(v, rich ? VENUE_RICH_ITEM_FIELDS : VENUE_ITEM_FIELDS);
+
+export const ARTIST_ITEM_COLUMNS = (a: string, rich: boolean) => artistItemColumns(a, rich).join(', ');
+
+export const VENUE_ITEM_COLUMNS = (v: string, rich: boolean) => venueItemColumns(v, rich).join(', ');
 
 export interface MediaColumns {
   pm_public_id: string | null;

@@ -8,15 +8,33 @@
  * "Stored previews as text", "Rich previews as text").
  *
  * A slot (an Event) sees at most two texts of a kind: its plain previews and its rich ones. A
- * text is an array of rows, written by `to_jsonb` (stored) or `row_to_json` (live) of the
- * preview columns; anything else is returned as it is, for the projection to refuse (a
- * sanitized 500, present/event.ts).
+ * text is an array of rows. The stored previews write each row as the array of its values
+ * (event-relations.ts `STORED_PREVIEW_NAMES`), zipped here with their names; the live statements
+ * write objects (`row_to_json`), as did the stored previews written before session 33, which
+ * stay valid. Anything else, a stored row of another length included, is returned as it is, for
+ * the projection to refuse (a sanitized 500, present/event.ts).
  */
+import { STORED_PREVIEW_NAMES } from './event-relations.js';
 import type { ArtistItemRow, VenueItemRow } from './items.js';
-import { TextMemo, deepFrozenJson } from './text-memo.js';
+import { TextMemo, deepFreeze } from './text-memo.js';
 
-const artists = new TextMemo<unknown>(2_048, deepFrozenJson);
-const venues = new TextMemo<unknown>(2_048, deepFrozenJson);
+/** A preview text → its rows (frozen: they are shared by requests); `names`: a stored row's. */
+export function parsePreviewText(text: string, names: readonly string[]): unknown {
+  const value = JSON.parse(text) as unknown;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const values = value[i] as unknown;
+      if (!Array.isArray(values) || values.length !== names.length) continue;
+      const row: Record<string, unknown> = {};
+      for (let j = 0; j < names.length; j++) row[names[j]!] = values[j];
+      value[i] = row;
+    }
+  }
+  return deepFreeze(value);
+}
+
+const artists = new TextMemo<unknown>(2_048, (text) => parsePreviewText(text, STORED_PREVIEW_NAMES.artists));
+const venues = new TextMemo<unknown>(2_048, (text) => parsePreviewText(text, STORED_PREVIEW_NAMES.venues));
 
 /** The previews of the Event with this (internal) id, from their text. */
 export const artistPreviewRows = (eventId: string, text: string) => artists.get(eventId, text) as readonly ArtistItemRow[];

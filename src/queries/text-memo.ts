@@ -46,7 +46,8 @@ export function deepFrozenJson(text: string): unknown {
   return deepFreeze(JSON.parse(text) as unknown);
 }
 
-function deepFreeze(value: unknown): unknown {
+/** `value` with every object and array in it frozen; returned. */
+export function deepFreeze(value: unknown): unknown {
   if (value !== null && typeof value === 'object') {
     for (const v of Object.values(value)) deepFreeze(v);
     Object.freeze(value);

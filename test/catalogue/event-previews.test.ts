@@ -13,7 +13,8 @@ import { fillMissingEventPreviews, isBulkImport } from '../../src/catalogue/even
 import { createStaging, finishStaging } from '../../src/catalogue/staging.js';
 import { fillMemberPreviews } from '../../src/catalogue/member-previews.js';
 import { renderRichPreview } from '../../src/queries/member-previews.js';
-import { artistPreviewsStatement, venuePreviewsStatement } from '../../src/queries/event-relations.js';
+import { STORED_PREVIEW_NAMES, artistPreviewsStatement, venuePreviewsStatement } from '../../src/queries/event-relations.js';
+import { parsePreviewText } from '../../src/queries/preview-texts.js';
 import { fetchEventRelations, fetchEventsPage } from '../../src/queries/events-read.js';
 import { fetchEventDetail } from '../../src/queries/event-detail.js';
 import { parseEventDetailControls } from '../../src/controls/event-detail.js';
@@ -60,12 +61,20 @@ function baseDocument() {
 
 type Row = Record<string, unknown>;
 
-/** Stored previews by Event publicId. */
+/**
+ * Stored previews by Event publicId, their rows as the read side decodes them (each member stored
+ * as the array of its values: every one of them is such an array).
+ */
 async function stored(db: Database): Promise<Record<string, { artists: Row[]; venues: Row[] }>> {
-  const { rows } = await db.pool.query<{ public_id: string; artists: Row[]; venues: Row[] }>(
-    'SELECT e.public_id, p.artists, p.venues FROM events e JOIN event_previews p ON p.event_id = e.id ORDER BY e.public_id',
+  const { rows } = await db.pool.query<{ public_id: string; artists: string; venues: string }>(
+    'SELECT e.public_id, p.artists::text AS artists, p.venues::text AS venues FROM events e JOIN event_previews p ON p.event_id = e.id ORDER BY e.public_id',
   );
-  return Object.fromEntries(rows.map((r) => [r.public_id, { artists: r.artists, venues: r.venues }]));
+  const decode = (text: string, kind: keyof typeof STORED_PREVIEW_NAMES) => {
+    const members = JSON.parse(text) as unknown[];
+    assert.ok(members.every((m) => Array.isArray(m) && m.length === STORED_PREVIEW_NAMES[kind].length), `${kind}: ${text}`);
+    return parsePreviewText(text, STORED_PREVIEW_NAMES[kind]) as Row[];
+  };
+  return Object.fromEntries(rows.map((r) => [r.public_id, { artists: decode(r.artists, 'artists'), venues: decode(r.venues, 'venues') }]));
 }
 
 /**
@@ -248,6 +257,37 @@ for (const engine of testEngines()) {
       assert.deepEqual(await stored(store.db), before);
       await assertMatchesLive(store.db);
       await assertRichMatchesLive(store.db);
+    });
+
+    test('stored as objects (written before session 33): read as the same rows, rewritten as arrays by the next import of their Event', async () => {
+      await importDoc(store.db, baseDocument());
+      await assertMatchesLive(store.db); // every member stored as an array
+      const { rows } = await store.db.pool.query<{ id: string }>('SELECT id::text FROM events ORDER BY public_id');
+      const ids = rows.map((r) => r.id);
+      const read = async () => {
+        const rel = await fetchEventRelations(new Reader(store.db), ids, ['artists', 'venues'], []);
+        return ids.map((id) => [rel.artists.get(id) ?? [], rel.venues.get(id) ?? []]);
+      };
+      const asArrays = await read();
+      assert.ok(asArrays.some(([a, v]) => a.length > 0 && v.length > 0));
+      // each member as the object the previews were stored as until session 33 (`to_jsonb` of the row)
+      const asObjects = (list: string) => `(SELECT coalesce(json_agg(
+          (SELECT json_object_agg(n.name, x.value ORDER BY n.i) FROM unnest($1::text[]) WITH ORDINALITY n(name, i)
+             JOIN json_array_elements(m.value) WITH ORDINALITY x(value, i) ON x.i = n.i)::jsonb
+          ORDER BY m.i), '[]')
+        FROM json_array_elements(${list}) WITH ORDINALITY m(value, i))`;
+      await store.db.pool.query(`UPDATE event_previews SET artists = ${asObjects('artists')}`, [STORED_PREVIEW_NAMES.artists]);
+      await store.db.pool.query(`UPDATE event_previews SET venues = ${asObjects('venues')}`, [STORED_PREVIEW_NAMES.venues]);
+      const { rows: texts } = await store.db.pool.query<{ artists: string }>(
+        `SELECT p.artists::text AS artists FROM event_previews p JOIN events e ON e.id = p.event_id WHERE e.public_id = $1`, [E.many]);
+      assert.match(texts[0]!.artists, /^\[\{"name": "Amy", "slug": "amy", /, 'an object per member, as to_jsonb wrote it');
+      assert.deepEqual(await read(), asArrays, 'the same rows');
+      await importDoc(store.db, { events: baseDocument().events.filter((e) => e.publicId === E.many) });
+      const { rows: after } = await store.db.pool.query<{ public_id: string; artists: string }>(
+        `SELECT e.public_id, p.artists::text AS artists FROM event_previews p JOIN events e ON e.id = p.event_id ORDER BY e.public_id`);
+      assert.match(after.find((r) => r.public_id === E.many)!.artists, /^\[\["/, 'the imported Event: arrays again');
+      assert.match(after.find((r) => r.public_id === E.shared)!.artists, /^\[\{/, 'another Event: untouched');
+      assert.deepEqual(await read(), asArrays);
     });
 
     test('rich previews: stored with each Artist and Venue, rendered for one without (migration 017 fills them)', async () => {

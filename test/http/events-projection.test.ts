@@ -9,6 +9,7 @@ import { engines } from '../helper.js';
 import { ARTISTS, CANARIES, IDS, MEDIA, NOW, VENUES, withActive } from '../fixtures/events-catalogue.js';
 import { call, importDoc, openEventsWorld, qs, traverse, type EventsWorld } from '../fixtures/events-setup.js';
 import { ALL_FIELDS, DEFAULT_FIELDS, modelEvent, type Field } from '../model/events-model.js';
+import { STORED_PREVIEW_NAMES } from '../../src/queries/event-relations.js';
 
 const sortedKeys = (o: object) => Object.keys(o).sort();
 
@@ -316,9 +317,17 @@ for (const engine of engines()) {
       const detailStatus = async () => (await w.server.get(detail)).status;
       assert.equal(await detailStatus(), 200);
       const store = (artists: string) => w.db.pool.query('UPDATE event_previews SET artists = $1::json WHERE event_id = $2::bigint', [artists, target.id]);
-      const stored = JSON.parse(target.artists) as Record<string, unknown>[];
+      // each member stored as the array of its values (queries/event-relations.ts STORED_PREVIEW_NAMES)
+      const stored = JSON.parse(target.artists) as unknown[][];
+      const named = (values: unknown[]) => Object.fromEntries(STORED_PREVIEW_NAMES.artists.map((n, i) => [n, values[i]]));
+      const emptyName = (values: unknown[]) => values.map((v, i) => (STORED_PREVIEW_NAMES.artists[i] === 'name' ? '' : v));
       try {
-        for (const invalid of [JSON.stringify([{ ...stored[0], name: '' }, ...stored.slice(1)]), '{"not":"a list"}']) {
+        for (const invalid of [
+          JSON.stringify([emptyName(stored[0]!), ...stored.slice(1)]),
+          JSON.stringify([{ ...named(stored[0]!), name: '' }, ...stored.slice(1)]), // as stored before session 33
+          JSON.stringify([stored[0]!.slice(1), ...stored.slice(1)]), // a value missing
+          '{"not":"a list"}',
+        ]) {
           await store(invalid);
           assert.equal(await detailStatus(), 500, 'an Event detail too');
           for (const path of [url('artists'), url('name,artists,venues')]) {

@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { RawJson, envelopeBytes, objectEnvelope, pageEnvelope, serializeEnvelope } from '../../src/present/envelope.js';
-import { artistPreviewRows, venuePreviewRows } from '../../src/queries/preview-texts.js';
+import { artistPreviewRows, parsePreviewText, venuePreviewRows } from '../../src/queries/preview-texts.js';
+import { STORED_PREVIEW_NAMES } from '../../src/queries/event-relations.js';
 
 test('without RawJson, the bytes of JSON.stringify (escapes, nesting, undefined, null, toJSON, non-ASCII)', () => {
   const samples: unknown[] = [
@@ -72,4 +73,21 @@ test('a stored preview text is parsed once: the same frozen rows for the same te
   assert.deepEqual(venuePreviewRows('7', '[]'), []);
   // not an array: returned as it is, for the projection to refuse
   assert.deepEqual(venuePreviewRows('8', '{"x":1}'), { x: 1 });
+});
+
+test('a stored preview row is the array of its values, zipped with their names; objects (live, or stored before) are read as they are', () => {
+  const names = STORED_PREVIEW_NAMES.artists;
+  const values = names.map((n) => (n === 'name' ? 'Amy' : n === 'pm_width' ? '640' : `${n}-value`));
+  const asObject = Object.fromEntries(names.map((n, i) => [n, values[i]]));
+  const rows = artistPreviewRows('9', JSON.stringify([values, asObject]));
+  assert.deepEqual(rows, [asObject, asObject]);
+  assert.deepEqual(Object.keys(rows[0]!), [...names], 'in the order of the names');
+  assert.ok(Object.isFrozen(rows) && Object.isFrozen(rows[0]) && Object.isFrozen(rows[1]));
+  // a row of another length (a list of columns changed without rewriting the stored previews): left as it is, for the projection to refuse
+  assert.deepEqual(artistPreviewRows('9', JSON.stringify([values.slice(1), [...values, 'x']])), [values.slice(1), [...values, 'x']]);
+  // the Venues' own names
+  const venue = STORED_PREVIEW_NAMES.venues.map((n) => (n.startsWith('has_') ? true : null));
+  assert.equal(venuePreviewRows('9', JSON.stringify([venue]))[0]!.has_coordinates, true);
+  assert.deepEqual(parsePreviewText('[[1, null]]', ['a', 'b']), [{ a: 1, b: null }]);
+  assert.deepEqual(parsePreviewText('"text"', ['a']), 'text');
 });
