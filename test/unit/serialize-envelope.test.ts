@@ -91,3 +91,13 @@ test('a stored preview row is the array of its values, zipped with their names; 
   assert.deepEqual(parsePreviewText('[[1, null]]', ['a', 'b']), [{ a: 1, b: null }]);
   assert.deepEqual(parsePreviewText('"text"', ['a']), 'text');
 });
+
+test('the names of a stored preview row are pinned: changing them changes what every stored text means', () => {
+  // A change here needs a migration that rewrites every row of event_previews (as 005 filled
+  // them): a stored row of the old length is refused (a 500), one of the same length is misread.
+  assert.deepEqual(STORED_PREVIEW_NAMES, {
+    artists: ['public_id', 'slug', 'name', 'pm_public_id', 'pm_src', 'pm_thumbnail_src', 'pm_alt_text', 'pm_width', 'pm_height'],
+    venues: ['public_id', 'slug', 'name', 'status_code', 'has_address', 'formatted_address', 'locality', 'country_name', 'country_code',
+      'has_coordinates', 'pm_public_id', 'pm_src', 'pm_thumbnail_src', 'pm_alt_text', 'pm_width', 'pm_height'],
+  });
+});
