@@ -12,6 +12,7 @@ import pg from 'pg';
 import type { DatabaseTarget } from '../config/config.js';
 import { copyInPglite, copyInPostgres, type CopyIn } from './copy.js';
 import { PipelinedConnections } from './pipeline.js';
+import { RawTextClient } from './raw-text.js';
 import { SingleClientPool } from './single-client-pool.js';
 
 export type Engine = 'postgres' | 'pglite';
@@ -104,7 +105,7 @@ async function openPostgres(url: string, opts: DatabaseOptions): Promise<Databas
     application_name: 'lineup',
     types,
   };
-  const pool = new pg.Pool({ ...connection, max: opts.maxConnections ?? 4, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({ ...connection, Client: RawTextClient, max: opts.maxConnections ?? 4, idleTimeoutMillis: 30_000 });
   // An idle client that loses its server emits 'error' on the pool; without a listener the
   // process would crash. The next checkout reconnects.
   pool.on('error', () => {});

@@ -9,13 +9,20 @@
  * Written here, not found in a library: pg 8.23 offers no such cache. It extends pg.Query and
  * sets the three members of pg's Result that addFields sets (`fields`, `_parsers`,
  * `_prebuiltEmptyResultObject`); test/db/named-query.test.ts pins that on the installed pg.
+ *
+ * It is also where a result's raw text columns are marked (db/raw-text.ts): the statement's
+ * `rawText` columns of type text, on a connection that reads with the raw-text parser, for the
+ * DataRows that follow this RowDescription, with pg's value parser left out for them.
  */
 import pg from 'pg';
+import { TEXT_OID, rawTextParserOf } from './raw-text.js';
 
 export interface NamedStatement {
   readonly name: string;
   readonly text: string;
   readonly values: readonly unknown[];
+  /** Output columns of type `text` to hand over as RawText where the client can (db/raw-text.ts). */
+  readonly rawText?: readonly string[];
 }
 
 /** The members of pg's Result (lib/result.js) that its addFields sets. */
@@ -29,7 +36,8 @@ interface ResultInternals {
 
 /** The members of pg's Query (lib/query.js) this class reads or sets. */
 interface QueryInternals {
-  name: string;
+  name: string | undefined;
+  submit(connection: unknown): Error | null | undefined;
   values: unknown[];
   callback: (err: Error | null, result: pg.QueryResult) => void;
   _result: ResultInternals;
@@ -42,6 +50,18 @@ interface Shape {
   readonly parsers: unknown[];
   readonly emptyRow: Record<string, null>;
   readonly types: unknown;
+  /** The statement's raw text columns among the fields (`null`: none), and the parsers that leave them as they come. */
+  readonly raw: { readonly mask: readonly boolean[]; readonly parsers: unknown[] } | null;
+}
+
+const asItComes = (value: unknown) => value;
+
+/** Which of `fields` are `rawText` columns (by name, of type text), and the value parsers for them. */
+function rawColumns(fields: readonly pg.FieldDef[], parsers: readonly unknown[], rawText: readonly string[] | undefined): Shape['raw'] {
+  if (rawText === undefined || rawText.length === 0) return null;
+  const mask = fields.map((f) => f.dataTypeID === TEXT_OID && f.format !== 'binary' && rawText.includes(f.name));
+  if (!mask.includes(true)) return null;
+  return { mask, parsers: parsers.map((p, i) => (mask[i] ? asItComes : p)) };
 }
 
 /** By statement name. Bounded: names are (src/db/prepared.ts, at most MAX_PREPARED texts). */
@@ -58,14 +78,19 @@ function sameFields(a: readonly pg.FieldDef[], b: readonly pg.FieldDef[]): boole
 }
 
 class NamedQuery<R extends pg.QueryResultRow> extends pg.Query<R> {
-  constructor(statement: NamedStatement, callback: (err: Error | null, result: pg.QueryResult<R>) => void) {
+  readonly rawText: readonly string[] | undefined;
+  /** The connection this query was written on (pg's Connection; set by `submit`, below). */
+  submittedOn: unknown;
+
+  constructor(statement: NamedStatement | UnnamedStatement, callback: (err: Error | null, result: pg.QueryResult<R>) => void) {
     // a text, not a config object: pg copies a config object's property descriptors one by one
     // (utils.cloneQueryConfig), and the constructor only reads these members from it anyway
     super(statement.text);
     const self = this as unknown as QueryInternals;
-    self.name = statement.name;
+    if (statement.name !== undefined) self.name = statement.name;
     self.values = statement.values as unknown[];
     self.callback = callback as QueryInternals['callback'];
+    this.rawText = statement.rawText;
   }
 
   /** pg's handleRowDescription (lib/query.js), with the description's derived state reused. */
@@ -73,20 +98,48 @@ class NamedQuery<R extends pg.QueryResultRow> extends pg.Query<R> {
     const self = this as unknown as QueryInternals;
     self._checkForMultirow();
     const result = self._result;
-    const known = shapes.get(self.name);
-    if (known !== undefined && known.types === result._types && sameFields(known.fields, msg.fields)) {
-      result.fields = known.fields;
-      result._parsers = known.parsers;
-      result._prebuiltEmptyResultObject = known.emptyRow;
+    // (an unnamed statement's shape is not kept: its texts are not bounded as names are)
+    let shape = self.name === undefined ? undefined : shapes.get(self.name);
+    if (shape !== undefined && shape.types === result._types && sameFields(shape.fields, msg.fields)) {
+      result.fields = shape.fields;
+      result._parsers = shape.parsers;
+      result._prebuiltEmptyResultObject = shape.emptyRow;
     } else {
       result.addFields(msg.fields);
+      shape = undefined;
       if (result._parsers !== undefined && result._prebuiltEmptyResultObject !== null) {
-        shapes.set(self.name, { fields: result.fields, parsers: result._parsers, emptyRow: result._prebuiltEmptyResultObject, types: result._types });
+        const raw = rawColumns(result.fields, result._parsers, this.rawText);
+        shape = { fields: result.fields, parsers: result._parsers, emptyRow: result._prebuiltEmptyResultObject, types: result._types, raw };
+        if (self.name !== undefined) shapes.set(self.name, shape);
       }
+    }
+    // this result's DataRows: the raw columns left undecoded, when the connection can
+    const parser = shape?.raw ? rawTextParserOf(this.submittedOn) : undefined;
+    if (parser !== undefined && shape?.raw) {
+      parser.raw = shape.raw.mask;
+      result._parsers = shape.raw.parsers;
     }
     // this query always has a callback (pg: accumulate the rows when there is one)
     self._accumulateRows = true;
   }
+}
+
+// pg's submit (lib/query.js), noting the connection: a typed property in pg's typings, so not
+// overridden by a method of the class
+const pgSubmit = (pg.Query.prototype as unknown as QueryInternals).submit;
+(NamedQuery.prototype as unknown as QueryInternals).submit = function (this: NamedQuery<pg.QueryResultRow>, connection: unknown) {
+  this.submittedOn = connection;
+  return pgSubmit.call(this, connection);
+};
+
+/** A statement run unnamed (planned on every execution), its raw text columns marked as a named one's. */
+export type UnnamedStatement = Omit<NamedStatement, 'name'> & { readonly name?: undefined };
+
+/** Runs an unnamed statement on `client` and resolves with pg's result (its row description learnt anew). */
+export function queryUnnamed<R extends pg.QueryResultRow>(client: pg.ClientBase, statement: UnnamedStatement): Promise<pg.QueryResult<R>> {
+  return new Promise((resolve, reject) => {
+    client.query(new NamedQuery<R>(statement, (err, result) => (err ? reject(err) : resolve(result))));
+  });
 }
 
 /** Runs a named statement on `client` (pooled or pipelined) and resolves with pg's result. */

@@ -28,6 +28,7 @@
  */
 import pg from 'pg';
 import { queryNamed, type NamedStatement } from './named-query.js';
+import { RawTextClient } from './raw-text.js';
 
 export interface PipelineOptions {
   /** Pipelined connections. */
@@ -185,7 +186,7 @@ export class PipelinedConnections {
   }
 
   private open(slot: Slot): void {
-    const client = new pg.Client({ ...this.config, pipeline: true });
+    const client = new RawTextClient({ ...this.config, pipeline: true });
     const connection: Connection = { client, ready: false, sent: [], opened: Promise.resolve(), answeredAt: -Infinity, corked: false };
     slot.connection = connection;
     const fail = (): void => {

@@ -10,7 +10,7 @@ import { StatementBudget } from '../limits/admission.js';
 import type { SearchChoice } from '../queries/search-shape.js';
 import type { Statement } from '../queries/statement.js';
 import type { Database } from './database.js';
-import { queryNamed } from './named-query.js';
+import { queryNamed, queryUnnamed, type NamedStatement } from './named-query.js';
 import type { PlanChoices } from './plan-choices.js';
 import { PreparedStatements, isPoolerPrepareError } from './prepared.js';
 
@@ -148,7 +148,7 @@ export class Reader {
   private async execute<R extends pg.QueryResultRow>(statement: Statement, name: string | undefined): Promise<pg.QueryResult<R>> {
     // a named statement goes on a pipelined connection when one can take it now (src/db/pipeline.ts),
     // unless it is heavy
-    const piped = name === undefined || statement.heavy === true ? null : this.db.pipeline?.tryQuery<R>({ name, text: statement.text, values: statement.values });
+    const piped = name === undefined || statement.heavy === true ? null : this.db.pipeline?.tryQuery<R>(named(statement, name));
     if (piped) return piped;
     const client = await this.db.pool.connect();
     if (this.abandoned) {
@@ -164,9 +164,11 @@ export class Reader {
     events?.on('error', ignore);
     try {
       const result =
-        name === undefined
-          ? await client.query<R>({ text: statement.text, values: statement.values as unknown[] })
-          : await queryNamed<R>(client, { name, text: statement.text, values: statement.values });
+        name !== undefined
+          ? await queryNamed<R>(client, named(statement, name))
+          : statement.rawText !== undefined && this.db.engine === 'postgres'
+            ? await queryUnnamed<R>(client, { text: statement.text, values: statement.values, rawText: statement.rawText })
+            : await client.query<R>({ text: statement.text, values: statement.values as unknown[] });
       events?.removeListener('error', ignore);
       client.release();
       return result;
@@ -178,6 +180,12 @@ export class Reader {
     }
   }
 }
+
+/** A statement under its prepared name (with the text columns it takes raw, db/raw-text.ts). */
+const named = (statement: Statement, name: string): NamedStatement =>
+  statement.rawText === undefined
+    ? { name, text: statement.text, values: statement.values }
+    : { name, text: statement.text, values: statement.values, rawText: statement.rawText };
 
 /**
  * Fails `work` once `ms` have passed on the high-resolution clock the statement timings use.

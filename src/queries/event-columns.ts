@@ -3,6 +3,7 @@
  * (allow-listed per field), the per-request phase. Shared by the page statement (queries/events.ts)
  * and an Event detail's (queries/event-detail.ts).
  */
+import type { TextValue } from '../db/raw-text.js';
 import type { EventField } from '../plan/event-fields.js';
 import type { MediaColumns } from './items.js';
 import { MEDIA_COLUMN_LIST } from './items.js';
@@ -53,9 +54,12 @@ export interface EventRow {
   /** The schedule's temporal phase at the operation time (when the schedule is selected). */
   phase?: string;
   basis?: string;
-  /** Stored previews (when the page statement reads them): null for an Event without a row. */
-  stored_artists?: string | null;
-  stored_venues?: string | null;
+  /**
+   * Stored previews (when the page statement reads them): null for an Event without a row;
+   * `undefined` once the rows stage has moved them into the page's relations (events-read.ts).
+   */
+  stored_artists?: TextValue | null;
+  stored_venues?: TextValue | null;
   [key: `k${number}`]: string | number | null;
 }
 
@@ -88,6 +92,13 @@ function ownColumns(fields: readonly EventField[]): [keyof EventOwnColumns, stri
   if (has('profileMedia')) cols.push(...MEDIA_COLUMN_LIST('pm').map(([name, expr]) => [name as keyof MediaColumns, expr] as [keyof EventOwnColumns, string]));
   return cols;
 }
+
+/**
+ * The text columns of an Event row that the rows stage only compares with texts it holds and
+ * parses when new (event-own.ts, preview-texts.ts): the driver may hand them over undecoded
+ * (queries/statement.ts `rawText`).
+ */
+export const EVENT_RAW_TEXT: readonly string[] = ['own', 'stored_artists', 'stored_venues'];
 
 /** A select-list entry: its output name and its expression. */
 export interface Output {

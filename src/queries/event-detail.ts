@@ -8,7 +8,8 @@
  */
 import type { Reader } from '../db/reader.js';
 import type { EventDetailControls } from '../controls/event-detail.js';
-import { fetchEventRelations, storedPreviewsOf, type EventRelationRows } from './events-read.js';
+import { fetchEventRelations, takeStoredPreviews, type EventRelationRows } from './events-read.js';
+import { EVENT_RAW_TEXT } from './event-columns.js';
 import { eventRows } from './event-own.js';
 import { eventColumns, storedPreviewColumns, type EventRow } from './events.js';
 import {
@@ -45,7 +46,7 @@ export function eventDetailStatement(eventId: string, controls: EventDetailContr
   const text = `SELECT ${[columns, ...related].join(', ')}
     FROM events e ${media} ${stored}
     WHERE e.public_id = ${p.add(eventId)} AND e.active`;
-  return { name: 'events.detail', text, values: p.values, stablePlan: true };
+  return { name: 'events.detail', text, values: p.values, stablePlan: true, rawText: EVENT_RAW_TEXT };
 }
 
 /** The detail's statement per field selection, the Event and the operation time as values (queries/statement-memo.ts). */
@@ -74,7 +75,7 @@ export async function fetchEventDetail(
   const [row] = (await eventRows(reader, detailStatement(eventId, controls, now))) as EventDetailRow[];
   if (row === undefined) return null;
   const relations = await fetchEventRelations(reader, [row.id], controls.fields, controls.include, {
-    stored: anyPlain(plainPreviews(controls.fields, controls.include)) ? storedPreviewsOf([row]) : undefined,
+    stored: anyPlain(plainPreviews(controls.fields, controls.include)) ? takeStoredPreviews([row]) : undefined,
     series: ownedRows<SeriesRefRow>(row.id, row.series_json),
     editions: ownedRows<EditionProgramRow>(row.id, row.editions_json),
   });

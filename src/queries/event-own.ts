@@ -7,6 +7,7 @@
  * 2,048 Events (each up to two selections); sizes in docs/performance.md ("Rendered once per
  * distinct row").
  */
+import type { TextValue } from '../db/raw-text.js';
 import type { Reader } from '../db/reader.js';
 import type { EventOwnColumns, EventRow } from './events.js';
 import type { Statement } from './statement.js';
@@ -15,7 +16,7 @@ import { TextMemo, deepFrozenJson } from './text-memo.js';
 const own = new TextMemo<Readonly<EventOwnColumns>>(2_048, (text) => deepFrozenJson(text) as Readonly<EventOwnColumns>);
 
 /** A row as the driver returns it: `own` is still the JSON text. */
-type DriverEventRow = Omit<EventRow, 'own'> & { own: string };
+type DriverEventRow = Omit<EventRow, 'own'> & { own: TextValue };
 
 /** Runs an Events statement and hands back its rows with their own columns parsed. */
 export async function eventRows(reader: Reader, statement: Statement): Promise<EventRow[]> {

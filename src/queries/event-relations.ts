@@ -3,6 +3,7 @@
  * (no N+1): Artist and Venue previews (first PREVIEW_SIZE + 1 members per Event, in the order of
  * the relationship routes: name bytewise, then publicId), direct Series and Edition programs.
  */
+import type { TextValue } from '../db/raw-text.js';
 import { Params, rowLimit } from './sql.js';
 import { artistItemColumns, artistMediaJoin, outputName, singleMediaJoin, venueItemColumns } from './items.js';
 import type { EventField, EventInclude } from '../plan/event-fields.js';
@@ -57,7 +58,7 @@ function previewText(shape: PreviewShape): string {
 /** A row of the preview statements: an Event's previews as a JSON array text. */
 export interface PreviewTextRow {
   owner_id: string;
-  items: string;
+  items: TextValue;
 }
 
 /**
@@ -108,7 +109,7 @@ function previewsStatement(eventIds: readonly string[], name: string, rich: bool
     text = previewText(shape());
     previewTexts.set(key, text);
   }
-  return { name, text, values: [eventIds], stablePlan: true };
+  return { name, text, values: [eventIds], stablePlan: true, rawText: ['items'] };
 }
 
 const ARTIST_PREVIEWS = (rich: boolean): PreviewShape => ({
@@ -190,8 +191,8 @@ export const storedVenuePreviewTexts = (targets: string | null) => storedPreview
  */
 export interface StoredPreviewsRow {
   owner_id: string;
-  artists?: string;
-  venues?: string;
+  artists?: TextValue;
+  venues?: TextValue;
 }
 
 /** The previews a selection shows plain (selected, not included): those are the stored ones. */
@@ -212,7 +213,7 @@ export function storedPreviewsStatement(eventIds: readonly string[], plain: Plai
   // of relationships without that row, as test/catalogue/event-previews.test.ts compares them)
   const text = `SELECT p.event_id::text AS owner_id, ${columns.join(', ')}
     FROM event_previews p WHERE p.event_id ${idsCondition(eventIds, p)}`;
-  return { name: 'events.storedPreviews', text, values: p.values, stablePlan: true };
+  return { name: 'events.storedPreviews', text, values: p.values, stablePlan: true, rawText: ['artists', 'venues'] };
 }
 
 export interface SeriesRefRow {

@@ -9,6 +9,7 @@
  * shape before its page, queries/search-shape.ts); the relationship statements run concurrently
  * (at most 3 at once, enforced by the Reader).
  */
+import type { TextValue } from '../db/raw-text.js';
 import type { Reader } from '../db/reader.js';
 import { EVENT_SORT_KEYS, type EventsPlan } from '../plan/events.js';
 import { malformedCursor, type CursorKey } from '../controls/cursor.js';
@@ -62,7 +63,7 @@ function groupByOwner<R extends { owner_id?: string }>(rows: R[]): Map<string, R
 }
 
 /** Each Event's previews from its text (parsed once per distinct text: queries/preview-texts.ts). */
-function previewsByOwner<R>(rows: readonly PreviewTextRow[], parse: (eventId: string, text: string) => readonly R[]): Map<string, readonly R[]> {
+function previewsByOwner<R>(rows: readonly PreviewTextRow[], parse: (eventId: string, text: TextValue) => readonly R[]): Map<string, readonly R[]> {
   return new Map(rows.map((row) => [row.owner_id, parse(row.owner_id, row.items)]));
 }
 
@@ -123,15 +124,26 @@ export async function fetchEventRelations(
   return relations;
 }
 
-/** An Event row with a stored previews row (the LEFT JOIN found one: the stored columns are non-null). */
-const hasStoredRow = (r: EventRow) => (r.stored_artists ?? r.stored_venues) != null;
-const storedOf = (r: EventRow): StoredPreviewsRow => ({
-  owner_id: r.id,
-  ...(r.stored_artists != null ? { artists: r.stored_artists } : {}),
-  ...(r.stored_venues != null ? { venues: r.stored_venues } : {}),
-});
-/** The stored previews that Event rows read by a LEFT JOIN carry (none for an Event without a stored row). */
-export const storedPreviewsOf = (rows: readonly EventRow[]): StoredPreviewsRow[] => rows.filter(hasStoredRow).map(storedOf);
+/**
+ * The stored previews that Event rows read by a LEFT JOIN carry (none for an Event without a
+ * stored row), moved out of the rows: the page's relations hold them from then on, parsed, and
+ * the rows keep only what the projection reads (a page's inputs, present/events-page.ts, are its
+ * rows' values: a text as the driver hands it over may be a RawText, a new object on every read).
+ */
+export function takeStoredPreviews(rows: readonly EventRow[]): StoredPreviewsRow[] {
+  const stored: StoredPreviewsRow[] = [];
+  for (const r of rows) {
+    const artists = r.stored_artists;
+    const venues = r.stored_venues;
+    if (artists === undefined && venues === undefined) continue;
+    // set, not deleted: the row keeps its shape
+    if (artists !== undefined) r.stored_artists = undefined;
+    if (venues !== undefined) r.stored_venues = undefined;
+    if (artists == null && venues == null) continue; // no stored row (the LEFT JOIN found none)
+    stored.push({ owner_id: r.id, ...(artists != null ? { artists } : {}), ...(venues != null ? { venues } : {}) });
+  }
+  return stored;
+}
 
 interface PageStatementInput {
   readonly now: string;
@@ -248,7 +260,7 @@ async function searchChoice(reader: Reader, plan: EventsPlan): Promise<SearchCho
 export async function fetchEventsPage(reader: Reader, plan: EventsPlan, walkedRows = WALKED_ROWS): Promise<EventsPageRows> {
   const { rows, hasMore } = splitPage(await pageRows(reader, plan, walkedRows), plan.limit);
   const { fields, include } = plan.controls;
-  const stored = anyPlain(plainPreviews(fields, include)) ? storedPreviewsOf(rows) : undefined;
+  const stored = anyPlain(plainPreviews(fields, include)) ? takeStoredPreviews(rows) : undefined;
   const relations = await fetchEventRelations(reader, rows.map((r) => r.id), fields, include, { stored });
   return { rows, hasMore, relations };
 }

@@ -19,7 +19,7 @@ import { currentCandidates } from './current-candidates.js';
 import { nearWalkBounds, startBranches } from './start-bounds.js';
 import { Params, keysetAfter, opaqueValues, orderBy, orderByOutputs, orderKeyOutputs, rowLimit, wildcardContains, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
-import { eventOutputs, outputsOf, selectList, sortKeyOutputs, type Output } from './event-columns.js';
+import { EVENT_RAW_TEXT, eventOutputs, outputsOf, selectList, sortKeyOutputs, type Output } from './event-columns.js';
 
 export { eventColumns, type EventOwnColumns, type EventRow } from './event-columns.js';
 
@@ -263,7 +263,14 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
     ${limit}`;
   const name = scan?.part === 'rest' ? 'events.pageRest' : 'events.page';
   const stablePlan = plainWalk || nearWalkOnly || rangeWalk || currentAlone || shape !== undefined;
-  return { name, text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan, ...(choice?.heavy === true ? { heavy: true } : {}) };
+  return {
+    name,
+    text: withStoredPreviews(text, keys, stored, outputs),
+    values: p.values,
+    stablePlan,
+    ...(choice?.heavy === true ? { heavy: true } : {}),
+    rawText: EVENT_RAW_TEXT,
+  };
 }
 
 /**

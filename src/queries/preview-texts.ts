@@ -16,6 +16,7 @@
  */
 import { STORED_PREVIEW_NAMES } from './event-relations.js';
 import type { ArtistItemRow, VenueItemRow } from './items.js';
+import type { TextValue } from '../db/raw-text.js';
 import { TextMemo, deepFreeze } from './text-memo.js';
 
 /** A preview text → its rows (frozen: they are shared by requests); `names`: a stored row's. */
@@ -37,5 +38,5 @@ const artists = new TextMemo<unknown>(2_048, (text) => parsePreviewText(text, ST
 const venues = new TextMemo<unknown>(2_048, (text) => parsePreviewText(text, STORED_PREVIEW_NAMES.venues));
 
 /** The previews of the Event with this (internal) id, from their text. */
-export const artistPreviewRows = (eventId: string, text: string) => artists.get(eventId, text) as readonly ArtistItemRow[];
-export const venuePreviewRows = (eventId: string, text: string) => venues.get(eventId, text) as readonly VenueItemRow[];
+export const artistPreviewRows = (eventId: string, text: TextValue) => artists.get(eventId, text) as readonly ArtistItemRow[];
+export const venuePreviewRows = (eventId: string, text: TextValue) => venues.get(eventId, text) as readonly VenueItemRow[];

@@ -23,4 +23,10 @@ export interface Statement {
    * (db/pipeline.ts).
    */
   readonly heavy?: boolean;
+  /**
+   * Output columns of type `text` that the rows stage only compares with a text it holds, and
+   * parses when new (an Event's own columns, its stored previews): the database layer may hand
+   * them over undecoded, as `RawText` (db/raw-text.ts), and the rows stage takes both.
+   */
+  readonly rawText?: readonly string[];
 }

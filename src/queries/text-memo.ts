@@ -11,10 +11,14 @@
  * read from the socket costs a pass over it on every read, comparing two equal strings is a
  * memory compare. Bounded by slot count, oldest slot first out.
  */
+import { RawText, type TextValue } from '../db/raw-text.js';
+
 const TEXTS_PER_SLOT = 2;
 
 interface Entry<T> {
-  readonly text: string;
+  /** The text, or a raw text's bytes (`raw`): compared as they came, never decoded to compare. */
+  readonly key: string;
+  readonly raw: boolean;
   readonly value: T;
 }
 
@@ -26,17 +30,24 @@ export class TextMemo<T> {
     private readonly parse: (text: string) => T,
   ) {}
 
-  get(slot: string, text: string): T {
+  /**
+   * `text` as the driver handed it over: a string, or a RawText (db/raw-text.ts), whose bytes are
+   * compared with those held and decoded only when new. A slot's texts came one way or the other
+   * (a process reads on one engine); the other way is a new text.
+   */
+  get(slot: string, text: TextValue): T {
+    const raw = text instanceof RawText;
+    const key = raw ? text.bytes : text;
     let entries = this.slots.get(slot);
     if (entries !== undefined) {
-      for (const entry of entries) if (entry.text === text) return entry.value;
+      for (const entry of entries) if (entry.key === key && entry.raw === raw) return entry.value;
     } else {
       if (this.slots.size >= this.maxSlots) this.slots.delete(this.slots.keys().next().value as string);
       this.slots.set(slot, (entries = []));
     }
-    const value = this.parse(text);
+    const value = this.parse(raw ? text.text() : key);
     if (entries.length >= TEXTS_PER_SLOT) entries.shift();
-    entries.push({ text, value });
+    entries.push({ key, raw, value });
     return value;
   }
 }
