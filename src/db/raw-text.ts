@@ -13,7 +13,8 @@
  * client of this module's `RawTextClient` reads its socket with pg-protocol's own parser, whose
  * DataRow messages are parsed here while a result has raw columns; everything else is pg's.
  * Which fields are raw is set per result, by the query that receives its RowDescription
- * (db/named-query.ts `markRawColumns`), and only for columns of type `text`: for them pg's value
+ * (db/named-query.ts, `handleRowDescription`), and cleared by the next RowDescription or the end
+ * of the result; only for columns of type `text`: for them pg's value
  * parser is the identity, so leaving it out changes nothing but the decoding. A client that is
  * not a RawTextClient (PGlite's, a test's) hands over strings: the rows stage takes both.
  * test/db/raw-text.test.ts pins the parts of pg this relies on.
@@ -43,6 +44,8 @@ export const textOf = (value: TextValue): string => (typeof value === 'string' ?
 
 const ROW_DESCRIPTION = 0x54; // 'T'
 const DATA_ROW = 0x44; // 'D'
+/** Messages that end a result: CommandComplete, ErrorResponse, EmptyQueryResponse, PortalSuspended, ReadyForQuery. */
+const RESULT_ENDS = new Set([0x43, 0x45, 0x49, 0x73, 0x5a]);
 /** PostgreSQL's `text` type. */
 export const TEXT_OID = 25;
 
@@ -85,8 +88,11 @@ function rawTextParser(state: RawTextParser): Parser {
   const internals = parser as unknown as ParserInternals;
   const pgHandle = internals.handlePacket.bind(parser);
   internals.handlePacket = (offset, code, length, bytes) => {
-    if (code === ROW_DESCRIPTION) state.raw = null; // a new result: its query says which are raw
-    else if (code === DATA_ROW && state.raw !== null) return parseDataRow(bytes, offset, length, state.raw);
+    if (code === DATA_ROW) {
+      if (state.raw !== null) return parseDataRow(bytes, offset, length, state.raw);
+    } else if (code === ROW_DESCRIPTION || RESULT_ENDS.has(code)) {
+      state.raw = null; // a new result (its query says which are raw), or the end of one
+    }
     return pgHandle(offset, code, length, bytes);
   };
   return parser;

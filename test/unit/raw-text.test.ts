@@ -12,6 +12,17 @@ import { TextMemo, deepFrozenJson } from '../../src/queries/text-memo.js';
 
 const TEXTS = ['', 'plain', '{"name":"Lady Dvořák","city":"Zürich"}', 'emoji 🎸 and ß', '\u0000nul inside', 'ÿ\u00ff\u0100'];
 
+/** A backend message: its code, its length, then a count of parts and the parts. */
+function message(code: 'D' | 'T', parts: readonly Buffer[]): Buffer {
+  const count = Buffer.alloc(2);
+  count.writeInt16BE(parts.length);
+  const body = Buffer.concat([count, ...parts]);
+  const head = Buffer.alloc(5);
+  head.write(code, 0, 'latin1');
+  head.writeInt32BE(body.length + 4, 1);
+  return Buffer.concat([head, body]);
+}
+
 /** A DataRow message (code, length, then the fields), `null` as -1. */
 function dataRow(fields: readonly (string | null)[]): Buffer {
   const parts = fields.map((f) => {
@@ -25,11 +36,14 @@ function dataRow(fields: readonly (string | null)[]): Buffer {
     len.writeInt32BE(bytes.length);
     return Buffer.concat([len, bytes]);
   });
-  const count = Buffer.alloc(2);
-  count.writeInt16BE(fields.length);
-  const body = Buffer.concat([count, ...parts]);
+  return message('D', parts);
+}
+
+/** A CommandComplete message. */
+function commandComplete(tag: string): Buffer {
+  const body = Buffer.from(`${tag}\0`, 'utf8');
   const head = Buffer.alloc(5);
-  head.write('D', 0, 'latin1');
+  head.write('C', 0, 'latin1');
   head.writeInt32BE(body.length + 4, 1);
   return Buffer.concat([head, body]);
 }
@@ -46,14 +60,17 @@ function rowDescription(names: readonly string[]): Buffer {
     meta.writeInt16BE(0, 16); // text format
     return Buffer.concat([Buffer.from(`${name}\0`, 'utf8'), meta]);
   });
-  const count = Buffer.alloc(2);
-  count.writeInt16BE(names.length);
-  const body = Buffer.concat([count, ...fields]);
-  const head = Buffer.alloc(5);
-  head.write('T', 0, 'latin1');
-  head.writeInt32BE(body.length + 4, 1);
-  return Buffer.concat([head, body]);
+  return message('T', fields);
 }
+
+test('a result’s end clears its marking: DataRows after it (none in the protocol, but never raw by mistake) are decoded', () => {
+  const seen = readThrough([Buffer.concat([rowDescription(['a']), dataRow(['é']), commandComplete('SELECT 1'), dataRow(['é'])])], (state) => {
+    state.raw = [true];
+  });
+  const values = seen.filter((m) => m.name === 'dataRow').map((m) => m.fields![0]);
+  assert.ok(values[0] instanceof RawText);
+  assert.equal(values[1], 'é');
+});
 
 test('parseDataRow: marked fields as RawText (decoding to their text), the others decoded, NULL as null', () => {
   const fields = [...TEXTS, null];
@@ -98,6 +115,7 @@ function readThrough(chunks: readonly Buffer[], onDescription: (raw: { raw: read
   connection.on('rowDescription', () => onDescription(state));
   connection.on('dataRow', (m: { fields: unknown[] }) => seen.push({ name: 'dataRow', fields: m.fields }));
   connection.on('rowDescription', () => seen.push({ name: 'rowDescription' }));
+  connection.on('commandComplete', () => seen.push({ name: 'commandComplete' }));
   for (const chunk of chunks) socket.emit('data', chunk);
   return seen;
 }
@@ -107,8 +125,10 @@ test('a RawTextClient reads split messages: raw fields only between the marking 
   const stream = Buffer.concat([
     rowDescription(['own', 'other', 'stored']),
     ...rows.map((r) => dataRow(r)),
+    commandComplete('SELECT 2'),
     rowDescription(['own', 'other', 'stored']), // a second result whose query marks nothing
     ...rows.map((r) => dataRow(r)),
+    commandComplete('SELECT 2'),
   ]);
   // every split of the stream in two, and the stream one byte at a time; each chunk a buffer of
   // its own, as a socket hands them over (pg-protocol may write into a chunk's memory when it
@@ -122,7 +142,7 @@ test('a RawTextClient reads split messages: raw fields only between the marking 
       // as db/named-query.ts does for a statement with raw columns: the first result only
       if (descriptions++ === 0) state.raw = [true, false, true];
     });
-    assert.deepEqual(seen.map((m) => m.name), ['rowDescription', 'dataRow', 'dataRow', 'rowDescription', 'dataRow', 'dataRow']);
+    assert.deepEqual(seen.map((m) => m.name), ['rowDescription', 'dataRow', 'dataRow', 'commandComplete', 'rowDescription', 'dataRow', 'dataRow', 'commandComplete']);
     const values = seen.filter((m) => m.name === 'dataRow').map((m) => m.fields!);
     for (const [k, fields] of values.entries()) {
       const texts = rows[k % 2]!;
