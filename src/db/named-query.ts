@@ -114,10 +114,11 @@ class NamedQuery<R extends pg.QueryResultRow> extends pg.Query<R> {
       }
     }
     // this result's DataRows: the raw columns left undecoded, when the connection can
-    const parser = shape?.raw ? rawTextParserOf(this.submittedOn) : undefined;
-    if (parser !== undefined && shape?.raw) {
-      parser.raw = shape.raw.mask;
-      result._parsers = shape.raw.parsers;
+    const raw = shape?.raw;
+    const parser = raw ? rawTextParserOf(this.submittedOn) : undefined;
+    if (raw && parser) {
+      parser.raw = raw.mask;
+      result._parsers = raw.parsers;
     }
     // this query always has a callback (pg: accumulate the rows when there is one)
     self._accumulateRows = true;
@@ -135,16 +136,14 @@ const pgSubmit = (pg.Query.prototype as unknown as QueryInternals).submit;
 /** A statement run unnamed (planned on every execution), its raw text columns marked as a named one's. */
 export type UnnamedStatement = Omit<NamedStatement, 'name'> & { readonly name?: undefined };
 
-/** Runs an unnamed statement on `client` and resolves with pg's result (its row description learnt anew). */
-export function queryUnnamed<R extends pg.QueryResultRow>(client: pg.ClientBase, statement: UnnamedStatement): Promise<pg.QueryResult<R>> {
+function run<R extends pg.QueryResultRow>(client: pg.ClientBase, statement: NamedStatement | UnnamedStatement): Promise<pg.QueryResult<R>> {
   return new Promise((resolve, reject) => {
     client.query(new NamedQuery<R>(statement, (err, result) => (err ? reject(err) : resolve(result))));
   });
 }
 
+/** Runs an unnamed statement on `client` and resolves with pg's result (its row description learnt anew). */
+export const queryUnnamed = <R extends pg.QueryResultRow>(client: pg.ClientBase, statement: UnnamedStatement) => run<R>(client, statement);
+
 /** Runs a named statement on `client` (pooled or pipelined) and resolves with pg's result. */
-export function queryNamed<R extends pg.QueryResultRow>(client: pg.ClientBase, statement: NamedStatement): Promise<pg.QueryResult<R>> {
-  return new Promise((resolve, reject) => {
-    client.query(new NamedQuery<R>(statement, (err, result) => (err ? reject(err) : resolve(result))));
-  });
-}
+export const queryNamed = <R extends pg.QueryResultRow>(client: pg.ClientBase, statement: NamedStatement) => run<R>(client, statement);

@@ -39,9 +39,6 @@ export class RawText {
 /** A text column's value as a statement of this layer hands it over. */
 export type TextValue = string | RawText;
 
-/** The text of a value that may be raw. */
-export const textOf = (value: TextValue): string => (typeof value === 'string' ? value : value.text());
-
 const ROW_DESCRIPTION = 0x54; // 'T'
 const DATA_ROW = 0x44; // 'D'
 /** Messages that end a result: CommandComplete, ErrorResponse, EmptyQueryResponse, PortalSuspended, ReadyForQuery. */

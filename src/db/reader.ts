@@ -182,10 +182,7 @@ export class Reader {
 }
 
 /** A statement under its prepared name (with the text columns it takes raw, db/raw-text.ts). */
-const named = (statement: Statement, name: string): NamedStatement =>
-  statement.rawText === undefined
-    ? { name, text: statement.text, values: statement.values }
-    : { name, text: statement.text, values: statement.values, rawText: statement.rawText };
+const named = (statement: Statement, name: string): NamedStatement => ({ name, text: statement.text, values: statement.values, rawText: statement.rawText });
 
 /**
  * Fails `work` once `ms` have passed on the high-resolution clock the statement timings use.

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { queryNamed, queryUnnamed, type NamedStatement } from '../../src/db/named-query.js';
 import { PreparedStatements } from '../../src/db/prepared.js';
-import { RawText, RawTextClient, textOf } from '../../src/db/raw-text.js';
+import { RawText, RawTextClient } from '../../src/db/raw-text.js';
 import { Reader } from '../../src/db/reader.js';
 import { parseEventControls } from '../../src/controls/events.js';
 import { parseQueryString } from '../../src/controls/query-string.js';
@@ -44,12 +44,12 @@ interface Row {
 
 function assertMarked(row: Row, n: number): void {
   assert.ok(row.a instanceof RawText, 'a text column named raw: RawText');
-  assert.equal(textOf(row.a), `${TEXT} ${n}`);
+  assert.equal(row.a.text(), `${TEXT} ${n}`);
   assert.equal(row.b, `${TEXT} ${n}`, 'not named: decoded');
   assert.equal(row.c, n, 'named but not of type text: parsed by pg as ever');
   assert.equal(row.d, null, 'NULL stays null');
   assert.ok(row.e instanceof RawText);
-  assert.equal(textOf(row.e), `${TEXT} ${n}!`);
+  assert.equal(row.e.text(), `${TEXT} ${n}!`);
 }
 
 function assertUnmarked(row: Row, n: number): void {

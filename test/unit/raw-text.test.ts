@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
-import { RawText, RawTextClient, parseDataRow, rawTextParserOf, textOf } from '../../src/db/raw-text.js';
+import { RawText, RawTextClient, parseDataRow, rawTextParserOf } from '../../src/db/raw-text.js';
 import { TextMemo, deepFrozenJson } from '../../src/queries/text-memo.js';
 
 const TEXTS = ['', 'plain', '{"name":"Lady Dvořák","city":"Zürich"}', 'emoji 🎸 and ß', '\u0000nul inside', 'ÿ\u00ff\u0100'];
@@ -98,9 +98,8 @@ test('RawText: equal bytes exactly when the texts are equal', () => {
     for (let j = 0; j < TEXTS.length; j++) assert.equal(all[i]!.bytes === all[j]!.bytes, TEXTS[i] === TEXTS[j], `${i} vs ${j}`);
     const again = parseDataRow(dataRow([TEXTS[i]!]), 5, 0, [true]).fields[0] as unknown as RawText;
     assert.equal(again.bytes, all[i]!.bytes);
-    assert.equal(textOf(again), TEXTS[i]);
+    assert.equal(again.text(), TEXTS[i]);
   }
-  assert.equal(textOf('as it is'), 'as it is');
 });
 
 /** A RawTextClient's connection reading `chunks` from a stand-in socket; its messages in order. */
@@ -148,7 +147,7 @@ test('a RawTextClient reads split messages: raw fields only between the marking 
       const texts = rows[k % 2]!;
       if (k < 2) {
         assert.ok(fields[0] instanceof RawText && fields[2] instanceof RawText);
-        assert.deepEqual(fields.map((f) => textOf(f as string | RawText)), texts);
+        assert.deepEqual(fields.map((f) => (f instanceof RawText ? f.text() : f)), texts);
         assert.equal(typeof fields[1], 'string');
       } else {
         assert.deepEqual(fields, texts, 'after an unmarked RowDescription: strings');
