@@ -49,7 +49,6 @@ interface Shape {
   readonly fields: pg.FieldDef[];
   readonly parsers: unknown[];
   readonly emptyRow: Record<string, null>;
-  readonly types: unknown;
   /** The statement's raw text columns among the fields (`null`: none), and the parsers that leave them as they come. */
   readonly raw: { readonly mask: readonly boolean[]; readonly parsers: unknown[] } | null;
 }
@@ -64,8 +63,22 @@ function rawColumns(fields: readonly pg.FieldDef[], parsers: readonly unknown[],
   return { mask, parsers: parsers.map((p, i) => (mask[i] ? asItComes : p)) };
 }
 
-/** By statement name. Bounded: names are (src/db/prepared.ts, at most MAX_PREPARED texts). */
-const shapes = new Map<string, Shape>();
+/**
+ * By the client's value types, then statement name: pg gives each client a TypeOverrides of its
+ * own (the parsers a shape holds come from it), so one map per client. Keyed by name alone, with
+ * the types compared, the shapes of a pool's or a pipeline's connections replaced one another on
+ * every execution (session 35: pg's addFields ran for every read over 2 pipelined connections).
+ * Bounded: a client's names are (src/db/prepared.ts, at most MAX_PREPARED texts), and a closed
+ * client's map goes with it.
+ */
+const shapes = new WeakMap<object, Map<string, Shape>>();
+
+function shapesOf(types: unknown): Map<string, Shape> | undefined {
+  if (types === null || typeof types !== 'object') return undefined;
+  let map = shapes.get(types);
+  if (map === undefined) shapes.set(types, (map = new Map()));
+  return map;
+}
 
 function sameFields(a: readonly pg.FieldDef[], b: readonly pg.FieldDef[]): boolean {
   if (a.length !== b.length) return false;
@@ -99,8 +112,9 @@ class NamedQuery<R extends pg.QueryResultRow> extends pg.Query<R> {
     self._checkForMultirow();
     const result = self._result;
     // (an unnamed statement's shape is not kept: its texts are not bounded as names are)
-    let shape = self.name === undefined ? undefined : shapes.get(self.name);
-    if (shape !== undefined && shape.types === result._types && sameFields(shape.fields, msg.fields)) {
+    const kept = self.name === undefined ? undefined : shapesOf(result._types);
+    let shape = kept?.get(self.name!);
+    if (shape !== undefined && sameFields(shape.fields, msg.fields)) {
       result.fields = shape.fields;
       result._parsers = shape.parsers;
       result._prebuiltEmptyResultObject = shape.emptyRow;
@@ -109,8 +123,8 @@ class NamedQuery<R extends pg.QueryResultRow> extends pg.Query<R> {
       shape = undefined;
       if (result._parsers !== undefined && result._prebuiltEmptyResultObject !== null) {
         const raw = rawColumns(result.fields, result._parsers, this.rawText);
-        shape = { fields: result.fields, parsers: result._parsers, emptyRow: result._prebuiltEmptyResultObject, types: result._types, raw };
-        if (self.name !== undefined) shapes.set(self.name, shape);
+        shape = { fields: result.fields, parsers: result._parsers, emptyRow: result._prebuiltEmptyResultObject, raw };
+        kept?.set(self.name!, shape);
       }
     }
     // this result's DataRows: the raw columns left undecoded, when the connection can

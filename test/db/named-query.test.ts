@@ -34,6 +34,30 @@ describe('named statements keep their row description (PostgreSQL)', { skip }, (
     }
   });
 
+  it('keep one description per client, each with its own value parsers, executions alternating', async () => {
+    // pg gives each client value types of its own: a pool's or a pipeline's connections take
+    // turns, and each must keep reusing what it learnt (kept by name alone, each turn relearnt)
+    const a = new pg.Client({ connectionString: url });
+    const b = new pg.Client({ connectionString: url });
+    b.setTypeParser(23, (text: string) => `int:${text}`); // b's own parser for int4
+    await a.connect();
+    await b.connect();
+    try {
+      const statement = (n: number) => ({ name: 'named_query_per_client', text: 'SELECT $1::int AS n', values: [n] });
+      const a1 = await queryNamed<{ n: unknown }>(a, statement(1));
+      const b1 = await queryNamed<{ n: unknown }>(b, statement(2));
+      const a2 = await queryNamed<{ n: unknown }>(a, statement(3));
+      const b2 = await queryNamed<{ n: unknown }>(b, statement(4));
+      assert.deepEqual([a1.rows, b1.rows, a2.rows, b2.rows], [[{ n: 1 }], [{ n: 'int:2' }], [{ n: 3 }], [{ n: 'int:4' }]]);
+      assert.equal(a2.fields, a1.fields, 'a reuses its own description after b ran the statement');
+      assert.equal(b2.fields, b1.fields, 'b reuses its own description after a ran it again');
+      assert.notEqual(a1.fields, b1.fields);
+    } finally {
+      await a.end();
+      await b.end();
+    }
+  });
+
   it('learn a description again when PostgreSQL sends a different one under the same name', async () => {
     const schema = `named_query_${process.pid}`;
     const admin = new pg.Client({ connectionString: url });
