@@ -7,7 +7,7 @@ import type { EventControls } from '../controls/events.js';
 import { malformedCursor } from '../controls/cursor.js';
 import { keysMatch, type KeyKind } from '../controls/cursor-keys.js';
 import type { EventSort } from './event-fields.js';
-import { planCollection, type CollectionPlan } from './collection.js';
+import { planCollection, withBase, type CollectionPlan } from './collection.js';
 
 export interface EventsPlan extends CollectionPlan {
   readonly controls: EventControls;
@@ -30,5 +30,5 @@ export function planEvents(path: string, controls: EventControls, now: Date): Ev
   const kinds = EVENT_SORT_KEYS[controls.sort];
   const base = planCollection(path, controls.normalized, controls.limit, controls.cursor, kinds.length, now);
   if (base.after !== null && !keysMatch(kinds, base.after)) throw malformedCursor();
-  return { ...base, controls };
+  return withBase(base, base.after, { controls });
 }

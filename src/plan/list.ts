@@ -5,7 +5,7 @@
  */
 import { decodeBoundary, type Boundary } from '../controls/compact-cursor.js';
 import type { QueryPairs } from '../controls/normalized-query.js';
-import { planCollection, type CollectionPlan } from './collection.js';
+import { planCollection, withBase, type CollectionPlan } from './collection.js';
 
 /**
  * How many sort keys, member publicIds and member names a list's source selects. Derived from
@@ -39,5 +39,6 @@ export function planList<C extends ListPlanInput>(path: string, controls: C, sha
   const { arity } = shape;
   const base = planCollection(path, controls.normalized, controls.limit, null, arity, now);
   const boundary = controls.cursor === null ? null : decodeBoundary(controls.cursor, base.fingerprint, arity, shape.ids);
-  return { ...base, after: boundary?.kind === 'keys' ? boundary.keys : null, controls, shape, boundary };
+  // written out, not `{ ...base, controls, … }`: see plan/collection.ts `withBase`
+  return withBase(base, boundary?.kind === 'keys' ? boundary.keys : null, { controls, shape, boundary });
 }

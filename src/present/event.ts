@@ -10,6 +10,7 @@ import { ADMINISTRATIVE_STATES, EVENT_TYPES, PHASE_BASES, TEMPORAL_PHASES, type 
 import type { EventOwnColumns, EventRow } from '../queries/events.js';
 import type { ArtistItemRow, VenueItemRow } from '../queries/items.js';
 import type { EditionProgramRow, SeriesRefRow } from '../queries/event-relations.js';
+import type { EventRelationRows } from '../queries/events-read.js';
 import { PREVIEW_SIZE } from '../queries/event-relations.js';
 import { boundedCollection, fail, nullableText, oneOf, text, urlCollection } from './checks.js';
 import { RawJson } from './envelope.js';
@@ -63,6 +64,21 @@ export interface EventRelations {
   readonly editions: ReadonlyMap<string, EditionProgramRow[]>;
   readonly richArtists: boolean;
   readonly richVenues: boolean;
+}
+
+/**
+ * A read's related rows, and whether its previews are the rich ones (`include`). Written member
+ * by member, not `{ ...rows, richArtists, … }` (plan/collection.ts `withBase` says why).
+ */
+export function eventRelations(rows: EventRelationRows, include: readonly string[]): EventRelations {
+  return {
+    artists: rows.artists,
+    venues: rows.venues,
+    series: rows.series,
+    editions: rows.editions,
+    richArtists: include.includes('artists'),
+    richVenues: include.includes('venues'),
+  };
 }
 
 /**

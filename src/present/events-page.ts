@@ -1,18 +1,14 @@
 /** A read page of Events → the success envelope (see present/page.ts), and its rendered body. */
 import { eventSortArity, type EventsPlan } from '../plan/events.js';
 import type { EventsPageRows } from '../queries/events-read.js';
-import { presentEvent } from './event.js';
+import { eventRelations, presentEvent } from './event.js';
 import { renderBody, type PageEnvelope, type RenderedBody } from './envelope.js';
 import { PageMemo, pageKey, rowInputs } from './page-memo.js';
 import { presentPage, sortKeysOf } from './page.js';
 
 export function presentEventsPage(plan: EventsPlan, page: EventsPageRows): PageEnvelope {
   const { fields, include, sort } = plan.controls;
-  const relations = {
-    ...page.relations,
-    richArtists: include.includes('artists'),
-    richVenues: include.includes('venues'),
-  };
+  const relations = eventRelations(page.relations, include);
   const arity = eventSortArity(sort);
   return presentPage(
     plan,

@@ -82,15 +82,15 @@ function countryCode(value: string | null): string | null {
 /** The three location shapes (decisions §6): tba, formatted, coordinate-only. */
 export function venueLocation(row: VenueItemRow): Static<typeof Location> {
   if (!row.has_address && !row.has_coordinates) return { stateCode: 'tba' };
-  const place = {
-    locality: nonEmptyOrNull(row.locality, 'venue.location.locality'),
-    countryName: nonEmptyOrNull(row.country_name, 'venue.location.countryName'),
-    countryCode: countryCode(row.country_code),
-  };
+  // (literals, not `{ …, ...place }`: a spread costs a Venue item ≈ 0.2 µs, plan/collection.ts `withBase`)
+  const locality = nonEmptyOrNull(row.locality, 'venue.location.locality');
+  const countryName = nonEmptyOrNull(row.country_name, 'venue.location.countryName');
+  const code = countryCode(row.country_code);
   if (row.formatted_address !== null) {
-    return { stateCode: 'formatted', formattedAddress: text(row.formatted_address, 'venue.location.formattedAddress'), ...place };
+    const formattedAddress = text(row.formatted_address, 'venue.location.formattedAddress');
+    return { stateCode: 'formatted', formattedAddress, locality, countryName, countryCode: code };
   }
-  return { stateCode: 'coordinate-only', ...place };
+  return { stateCode: 'coordinate-only', locality, countryName, countryCode: code };
 }
 
 function coordinate(value: number | null | undefined, limit: number, what: string): number {

@@ -98,9 +98,9 @@ export function startBranches(
       // historical, or start_at < T: the instant's UTC date is at most now's (T's), so the local
       // date at most the day after
       if (phase === 'historical') {
-        const branches = side(historicalBranches(now(), e, bound));
         // newest first walks the ranges (phase.ts); oldest first has none
-        return ascending ? branches : { ...branches, ranges: historicalRanges(now(), e, bound) };
+        const branches = historicalBranches(now(), e, bound);
+        return ascending ? side(branches) : side(branches, historicalRanges(now(), e, bound));
       }
       return c.startInstantLt === null ? null : side(historicalBranches(p.add(c.startInstantLt, 'timestamptz'), e, 'inline'));
     }
@@ -127,14 +127,15 @@ export function startBranches(
   return { usual, rares: sides.map(rare), ...(ranges !== undefined ? { ranges } : {}) };
 }
 
-const side = ([usual, rare]: [string, string]): Side => ({ usual, rare });
+// (ranges set here, not added to a spread of a side: plan/collection.ts `withBase`)
+const side = ([usual, rare]: [string, string], ranges?: readonly PhaseRange[]): Side => (ranges === undefined ? { usual, rare } : { usual, rare, ranges });
 
 /**
  * The lower bound of the local start date: upcoming, or start_at >= T: the instant's UTC date is
  * at least now's (T's), so the local date at least the day before (upcomingBranches).
  */
 function dateFrom(c: EventControls, e: string, p: Params, now: () => string, bound: 'once' | 'inline'): Side | null {
-  if (c.temporalPhaseCode === 'upcoming') return { ...side(upcomingBranches(now(), e, bound)), ranges: upcomingRanges(now(), e, bound) };
+  if (c.temporalPhaseCode === 'upcoming') return side(upcomingBranches(now(), e, bound), upcomingRanges(now(), e, bound));
   return c.startInstantGte === null ? null : side(upcomingBranches(p.add(c.startInstantGte, 'timestamptz'), e, 'inline'));
 }
 const instantFrom = (e: string, at: string): Side => ({ usual: `${e}.start_at >= ${at}`, rare: `${e}.start_at < ${at} AND ${dateAfterInstant(e)}` });

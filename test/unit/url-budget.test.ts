@@ -28,6 +28,16 @@ describe('checkUrlBudget', () => {
     assert.equal(status(() => checkUrlBudget(path, '', 0)), null);
   });
 
+  test('an empty query reserves "?cursor=" and the cursor, with no "&"', () => {
+    // "/v1/…" + "?cursor=" + 1024: the longest path that fits, then one byte more
+    const longest = MAX_URL_BYTES - '?cursor='.length - 1024;
+    assert.equal(status(() => checkUrlBudget(`/v1/${'p'.repeat(longest - 4)}`, '', 0)), null);
+    assert.equal(status(() => checkUrlBudget(`/v1/${'p'.repeat(longest - 3)}`, '', 0)), 414);
+    // the path's bytes count as the query's do
+    assert.equal(status(() => checkUrlBudget(`/v1/${'é'.repeat((longest - 4) / 2)}`, '', 0)), null);
+    assert.equal(status(() => checkUrlBudget(`/v1/${'é'.repeat((longest - 4) / 2)}p`, '', 0)), 414);
+  });
+
   test('a parameter budget that cannot fit pagination → 400', () => {
     assert.equal(status(() => checkUrlBudget(path, 'a=1', 31)), null);
     assert.equal(status(() => checkUrlBudget(path, 'a=1', 32)), 400);

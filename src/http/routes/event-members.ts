@@ -10,7 +10,7 @@ import { parseMemberControls, pathIds } from '../../controls/resource.js';
 import { planList } from '../../plan/list.js';
 import { listShape } from '../../queries/list.js';
 import { objectEnvelope } from '../../present/envelope.js';
-import { presentEvent } from '../../present/event.js';
+import { eventRelations, presentEvent } from '../../present/event.js';
 import { presentArtist, presentVenue } from '../../present/items.js';
 import { editionProgram, seriesMembership } from '../../present/series.js';
 import { fetchEventDetail } from '../../queries/event-detail.js';
@@ -31,11 +31,7 @@ export function eventMemberRoutes(app: FastifyInstance, ctx: RouteContext): void
     const now = ctx.clock().toISOString();
     const found = await ctx.read(request, (reader) => fetchEventDetail(reader, eventId, controls, now));
     if (found === null) throw notFound();
-    const relations = {
-      ...found.relations,
-      richArtists: controls.include.includes('artists'),
-      richVenues: controls.include.includes('venues'),
-    };
+    const relations = eventRelations(found.relations, controls.include);
     return sendResource(request, reply, objectEnvelope(presentEvent(found.row, controls.fields, relations)));
   });
 

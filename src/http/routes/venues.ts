@@ -21,8 +21,11 @@ export function venuesRoutes(app: FastifyInstance, ctx: RouteContext): void {
       plan,
       parent: null,
       source,
-      // Extension (decisions §8): with `near`, each item carries its distance in km (3 decimals).
-      item: (row) => (near ? { ...presentVenue(row, controls.fields), distanceKm: Number(row.distance_km) } : presentVenue(row, controls.fields)),
+      // Extension (decisions §8): with `near`, each item carries its distance in km (3 decimals),
+      // set on the item presentVenue built (a spread and a new member: plan/collection.ts `withBase`)
+      item: near
+        ? (row) => Object.assign(presentVenue(row, controls.fields), { distanceKm: Number(row.distance_km) })
+        : (row) => presentVenue(row, controls.fields),
     });
   });
 
