@@ -5,6 +5,7 @@ import { artistColumns, artistMediaJoin } from './items.js';
 import { namedKeys, type SourceBuilder } from './list.js';
 import { Params, literalNameMatch, addUpdatedSince } from './sql.js';
 import type { Statement } from './statement.js';
+import { detailStatements } from './statement-memo.js';
 
 /** Legacy Artists may hold several profile media: the first ready one (queries/items.ts). */
 export const artistMedia = (alias: string, fields: readonly ArtistField[]) => (fields.includes('profileMedia') ? artistMediaJoin(alias) : '');
@@ -28,10 +29,12 @@ export function artistListSource(c: ListControls<ArtistField, NamedSort>): Sourc
   };
 }
 
-export function artistDetailStatement(artistId: string, fields: readonly ArtistField[]): Statement {
+const artistDetails = detailStatements<ArtistField>((fields, artistId) => {
   const p = new Params();
   const text = `SELECT ${artistColumns('a', fields).join(', ')}
     FROM artists a ${artistMedia('a', fields)}
     WHERE a.public_id = ${p.add(artistId)} AND a.active`;
   return { name: 'artists.detail', text, values: p.values, stablePlan: true };
-}
+});
+
+export const artistDetailStatement = (artistId: string, fields: readonly ArtistField[]): Statement => artistDetails(fields, artistId);

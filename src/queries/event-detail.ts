@@ -23,7 +23,7 @@ import {
 import { selectedMediaJoin } from './items.js';
 import { Params } from './sql.js';
 import type { Statement } from './statement.js';
-import { NOW_PROBES, StatementMemo } from './statement-memo.js';
+import { ID_PROBES, NOW_PROBES, StatementMemo } from './statement-memo.js';
 
 /** The detail's row: an Event row plus its memberships' JSON texts (when selected). */
 interface EventDetailRow extends EventRow {
@@ -53,7 +53,7 @@ export function eventDetailStatement(eventId: string, controls: EventDetailContr
 const details = new StatementMemo<{ readonly eventId: string; readonly controls: EventDetailControls; readonly now: string }>(
   64,
   ({ eventId, controls, now }) => eventDetailStatement(eventId, controls, now),
-  { now: NOW_PROBES, eventId: ['000000000000', 'zzzzzzzzzzzz'] },
+  { now: NOW_PROBES, eventId: ID_PROBES[0] },
 );
 
 /** eventDetailStatement, from the memo. */

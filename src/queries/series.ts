@@ -10,6 +10,7 @@ import { MEDIA_COLUMNS, selectedMediaJoin as mediaJoin, type MediaColumns } from
 import { editionKeys, namedKeys, type SourceBuilder } from './list.js';
 import { Params, dateText, literalNameMatch, addUpdatedSince, utcText } from './sql.js';
 import type { Statement } from './statement.js';
+import { detailStatements } from './statement-memo.js';
 
 /** A Series row: the selected columns (the profile media ones when `profileMedia` is selected). */
 export interface SeriesRow extends Partial<MediaColumns> {
@@ -80,13 +81,15 @@ export function seriesListSource(c: ListControls<SeriesField, NamedSort>): Sourc
   };
 }
 
-export function seriesDetailStatement(seriesId: string, fields: readonly SeriesField[]): Statement {
+const seriesDetails = detailStatements<SeriesField>((fields, seriesId) => {
   const p = new Params();
   const text = `SELECT ${seriesColumns('s', fields).join(', ')}
     FROM series s ${mediaJoin('s', fields)}
     WHERE s.public_id = ${p.add(seriesId)} AND s.active`;
   return { name: 'series.detail', text, values: p.values, stablePlan: true };
-}
+});
+
+export const seriesDetailStatement = (seriesId: string, fields: readonly SeriesField[]): Statement => seriesDetails(fields, seriesId);
 
 /** Route 14: the active Editions of an active Series. */
 export function editionListSource(seriesId: string, c: ListControls<EditionField, EditionSort>): SourceBuilder {
@@ -106,11 +109,14 @@ export function editionListSource(seriesId: string, c: ListControls<EditionField
   };
 }
 
-export function editionDetailStatement(seriesId: string, editionId: string, fields: readonly EditionField[]): Statement {
+const editionDetails = detailStatements<EditionField>((fields, editionId, seriesId) => {
   const p = new Params();
   const text = `SELECT ${editionColumns('ed', 's', fields).join(', ')}
     FROM editions ed JOIN series s ON s.id = ed.series_id ${mediaJoin('ed', fields)}
     WHERE s.public_id = ${p.add(seriesId)} AND s.active
       AND ed.public_id = ${p.add(editionId)} AND ed.active`;
   return { name: 'editions.detail', text, values: p.values, stablePlan: true };
-}
+});
+
+export const editionDetailStatement = (seriesId: string, editionId: string, fields: readonly EditionField[]): Statement =>
+  editionDetails(fields, editionId, seriesId);

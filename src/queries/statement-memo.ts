@@ -20,6 +20,12 @@ import type { Statement } from './statement.js';
 /** Two operation times that share no field (year, month, day, hour, minute, second, millisecond). */
 export const NOW_PROBES = ['2000-01-01T00:00:00.000Z', '2011-12-13T14:15:16.789Z'] as const;
 
+/** Two pairs of public ids (each id of the alphabet and length of a publicId, no id in both pairs). */
+export const ID_PROBES = [
+  ['000000000000', 'zzzzzzzzzzzz'],
+  ['111111111111', 'yyyyyyyyyyyy'],
+] as const;
+
 /** For each input the builder uses as a value only, two different values to build with (valid inputs). */
 export type ValueProbes<P> = { readonly [K in keyof P]?: readonly [unknown, unknown] };
 
@@ -94,4 +100,25 @@ export class StatementMemo<P extends object> {
     }
     return { statement: { ...restA, values: va } as Statement, slots };
   }
+}
+
+interface DetailInput<F> {
+  readonly fields: readonly F[];
+  readonly id: string;
+  readonly parentId: string;
+}
+
+/**
+ * A resource's detail statement per field selection, its public ids (the resource's, and its
+ * parent's when the route names one) as values: built on a selection's second request, then
+ * reused (the texts equal, so their prepared name is found without hashing a new text).
+ */
+export function detailStatements<F extends string>(
+  build: (fields: readonly F[], id: string, parentId: string) => Statement,
+): (fields: readonly F[], id: string, parentId?: string) => Statement {
+  const memo = new StatementMemo<DetailInput<F>>(64, ({ fields, id, parentId }) => build(fields, id, parentId), {
+    id: ID_PROBES[0],
+    parentId: ID_PROBES[1],
+  });
+  return (fields, id, parentId = '') => memo.statement(fields.join(','), { fields, id, parentId });
 }

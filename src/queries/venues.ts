@@ -12,6 +12,7 @@ import { namedKeys, type SourceBuilder } from './list.js';
 import { distanceKeys, distanceKmColumn, nearPoint, venueNearCondition, type NearPoint } from './near.js';
 import { Params, literalNameMatch, addUpdatedSince } from './sql.js';
 import type { Statement } from './statement.js';
+import { detailStatements } from './statement-memo.js';
 
 export function venueListSource(c: VenueControls): SourceBuilder {
   return (p) => {
@@ -48,10 +49,12 @@ export function venueListSource(c: VenueControls): SourceBuilder {
   };
 }
 
-export function venueDetailStatement(venueId: string, fields: readonly VenueField[]): Statement {
+const venueDetails = detailStatements<VenueField>((fields, venueId) => {
   const p = new Params();
   const text = `SELECT ${venueColumns('v', fields).join(', ')}
     FROM venues v ${mediaJoin('v', fields)}
     WHERE v.public_id = ${p.add(venueId)} AND v.active`;
   return { name: 'venues.detail', text, values: p.values, stablePlan: true };
-}
+});
+
+export const venueDetailStatement = (venueId: string, fields: readonly VenueField[]): Statement => venueDetails(fields, venueId);

@@ -14,7 +14,12 @@ import { parseEventDetailControls } from '../../src/controls/event-detail.js';
 import { cursorPageInput, cursorPagesMemo, pageStatement } from '../../src/queries/events-read.js';
 import { EVENT_SORT_KEYS } from '../../src/plan/events.js';
 import type { CursorKey } from '../../src/controls/cursor.js';
-import { NOW_PROBES, StatementMemo } from '../../src/queries/statement-memo.js';
+import { NOW_PROBES, StatementMemo, detailStatements } from '../../src/queries/statement-memo.js';
+import { ARTIST_DETAIL, EDITION_DETAIL, SERIES_DETAIL, VENUE_DETAIL } from '../../src/controls/lists.js';
+import { parseDetailFields } from '../../src/controls/resource.js';
+import { artistDetailStatement } from '../../src/queries/artists.js';
+import { editionDetailStatement, seriesDetailStatement } from '../../src/queries/series.js';
+import { venueDetailStatement } from '../../src/queries/venues.js';
 import type { Statement } from '../../src/queries/statement.js';
 
 interface Input {
@@ -186,5 +191,49 @@ describe('Event details from the memo', () => {
       for (const id of ids) for (const now of NOWS) assert.deepEqual(memo.statement(qs, { now, term: id }), eventDetailStatement(id, controls, now));
       assert.equal(calls.n, 3, qs);
     }
+  });
+});
+
+describe('Artist, Venue, Series and Edition details from the memo', () => {
+  const IDS = [
+    ['Ai7agZ00264V', '7dnmCd0006VD'],
+    ['bcdefghijklm', '000000000000'],
+    ['111111111111', 'zzzzzzzzzzzz'],
+    ['yyyyyyyyyyyy', 'Ai7agZ00264V'],
+  ] as const;
+  const SELECTIONS = ['', 'fields=name', 'fields=profileMedia,name,links', 'fields=updatedAt'];
+
+  test('each request\'s ids in their places, the text of the first build, learnt once per field selection', () => {
+    const cases = [
+      { spec: ARTIST_DETAIL, statement: (ids: readonly string[], f: never) => artistDetailStatement(ids[0]!, f), values: (ids: readonly string[]) => [ids[0]] },
+      { spec: VENUE_DETAIL, statement: (ids: readonly string[], f: never) => venueDetailStatement(ids[0]!, f), values: (ids: readonly string[]) => [ids[0]] },
+      { spec: SERIES_DETAIL, statement: (ids: readonly string[], f: never) => seriesDetailStatement(ids[0]!, f), values: (ids: readonly string[]) => [ids[0]] },
+      // the Series' id first in the text's values, then the Edition's
+      { spec: EDITION_DETAIL, statement: (ids: readonly string[], f: never) => editionDetailStatement(ids[0]!, ids[1]!, f), values: (ids: readonly string[]) => [ids[0], ids[1]] },
+    ];
+    for (const { spec, statement, values } of cases) {
+      const texts = new Set<string>();
+      for (const qs of SELECTIONS) {
+        let fields: never;
+        try {
+          fields = parseDetailFields(parseQueryString(qs), spec) as never;
+        } catch {
+          continue; // a field this resource does not have
+        }
+        const statements = IDS.map((ids) => statement(ids, fields));
+        statements.forEach((s, i) => assert.deepEqual(s.values, values(IDS[i]!), `${s.name} ${qs} ${i}`));
+        for (const s of statements.slice(1)) assert.equal(s.text, statements[0]!.text, `${s.name} ${qs}: one text`);
+        assert.equal(statements[2]!.text, statements[3]!.text);
+        texts.add(statements[0]!.text);
+      }
+      assert.ok(texts.size >= 3, 'a text per selection');
+    }
+  });
+
+  test('a builder that writes an id into its text is built every time, with each request\'s id', () => {
+    const calls = { n: 0 };
+    const unsafe = detailStatements<string>((fields, id) => (calls.n++, { name: 'x', text: `SELECT '${id}' ${fields.join()}`, values: [] }));
+    for (const [id] of IDS) assert.equal(unsafe(['a'], id).text, `SELECT '${id}' a`);
+    assert.equal(calls.n, 2 + IDS.length, 'the first build, two probes, then one build per later request');
   });
 });
