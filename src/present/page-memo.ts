@@ -17,10 +17,20 @@ import type { RenderedBody } from './envelope.js';
 export const pageKey = (plan: { readonly path: string; readonly normalizedQuery: string; readonly after: readonly CursorKey[] | null }) =>
   `${plan.path}?${plan.normalizedQuery}#${JSON.stringify(plan.after)}`;
 
+/** Stands before the JSON text of a value the driver parsed from JSON, among a page's inputs: no column's value is it. */
+const JSON_VALUE = Object.freeze({ parsedJson: true });
+
+/** The JSON text of a value parsed from JSON (plain objects and arrays only), else null. */
+function jsonText(value: object): string | null {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return Array.isArray(value) || proto === Object.prototype || proto === null ? JSON.stringify(value) : null;
+}
+
 /**
  * A page's inputs: `hasMore`, then every column name and value of every row as the rows stage
- * handed them over. `null` when a value is an object that is not one of the shared frozen values
- * (a JSON column the driver parsed anew on this read): such a page could never be reused.
+ * handed them over. A JSON column the driver parsed anew on this read (links, say) is listed as
+ * its JSON text: equal texts, equal values, so such a page is kept too. `null` when a value is
+ * any other object that is not one of the shared frozen values: such a page is never reused.
  */
 export function rowInputs(hasMore: boolean, rows: readonly object[]): unknown[] | null {
   const inputs: unknown[] = [hasMore];
@@ -28,8 +38,13 @@ export function rowInputs(hasMore: boolean, rows: readonly object[]): unknown[] 
     // for…in, not Object.entries: no arrays allocated per row on every read
     for (const key in row) {
       const value = (row as Record<string, unknown>)[key];
-      if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) return null;
-      inputs.push(key, value);
+      if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+        const text = jsonText(value);
+        if (text === null) return null;
+        inputs.push(key, JSON_VALUE, text);
+      } else {
+        inputs.push(key, value);
+      }
     }
   }
   return inputs;

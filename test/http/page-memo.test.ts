@@ -154,5 +154,39 @@ for (const engine of engines()) {
         ]);
       }
     });
+
+    test('details: a Venue renamed and its links changed by hand show in its detail (JSON read anew is compared by its text), an Artist renamed in its own', async () => {
+      const venue = (await w.db.pool.query<{ id: string; public_id: string; name: string; links: string }>(
+        'SELECT id::text, public_id, name, links::text FROM venues WHERE active ORDER BY public_id LIMIT 1',
+      )).rows[0]!;
+      const artist = (await w.db.pool.query<{ id: string; public_id: string; name: string }>('SELECT id::text, public_id, name FROM artists WHERE active ORDER BY public_id LIMIT 1')).rows[0]!;
+      const detail = async (path: string) => {
+        const got = await w.server.get(path);
+        assert.equal(got.status, 200);
+        return { text: await got.text(), etag: got.headers.get('etag') };
+      };
+      const venuePath = `/v1/venues/${venue.public_id}?fields=name,links`;
+      const artistPath = `/v1/artists/${artist.public_id}`;
+      const first = await detail(venuePath);
+      assert.deepEqual(await detail(venuePath), first, 'the same row twice: the same bytes and ETag');
+      const firstArtist = await detail(artistPath);
+      const links = [{ url: 'https://changed.example/', label: 'Changed by hand' }];
+      try {
+        await w.db.pool.query('UPDATE venues SET links = $1::jsonb WHERE id = $2::bigint', [JSON.stringify(links), venue.id]);
+        const relinked = await detail(venuePath);
+        assert.deepEqual((JSON.parse(relinked.text) as { data: { links: unknown } }).data.links, links);
+        assert.notEqual(relinked.etag, first.etag);
+        await w.db.pool.query('UPDATE venues SET name = $1 WHERE id = $2::bigint', [`${venue.name} (renamed)`, venue.id]);
+        assert.equal((JSON.parse((await detail(venuePath)).text) as { data: { name: string } }).data.name, `${venue.name} (renamed)`);
+        await renameArtist(artist.id, `${artist.name} (renamed)`);
+        const renamed = await detail(artistPath);
+        assert.equal((JSON.parse(renamed.text) as { data: { name: string } }).data.name, `${artist.name} (renamed)`);
+        assert.notEqual(renamed.etag, firstArtist.etag);
+      } finally {
+        await w.db.pool.query('UPDATE venues SET name = $1, links = $2::jsonb WHERE id = $3::bigint', [venue.name, venue.links, venue.id]);
+        await renameArtist(artist.id, artist.name);
+      }
+      assert.deepEqual(await detail(venuePath), first, 'restored: the first bytes again');
+    });
   });
 }

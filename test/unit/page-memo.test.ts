@@ -1,7 +1,8 @@
 /** The rendered-page memo (src/present/page-memo.ts): kept only while every input is identical. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PageMemo } from '../../src/present/page-memo.js';
+import { PageMemo, rowInputs } from '../../src/present/page-memo.js';
+import { renderDetail } from '../../src/present/detail.js';
 import { renderBody, weakEtag } from '../../src/present/envelope.js';
 
 describe('PageMemo', () => {
@@ -66,5 +67,53 @@ describe('PageMemo', () => {
     assert.equal(c.renders, 3, 'b and c kept');
     memo.render('a', ['a'], c.render('a'));
     assert.equal(c.renders, 4, 'a was dropped');
+  });
+});
+
+describe('rowInputs', () => {
+  const shared = Object.freeze({ text: 'shared' });
+  const same = (a: unknown[] | null, b: unknown[] | null) => a !== null && b !== null && a.length === b.length && a.every((v, i) => v === b[i]);
+
+  test('primitives and shared frozen values as they are; JSON parsed anew by its text', () => {
+    const row = () => ({ name: 'A', n: 1, none: null, own: shared, links: JSON.parse('[{"url":"https://a.example/","label":"A"}]') as unknown, meta: JSON.parse('{"k":[1,2]}') as unknown });
+    assert.ok(same(rowInputs(false, [row()]), rowInputs(false, [row()])), 'equal JSON read twice: equal inputs');
+    assert.ok(!same(rowInputs(false, [row()]), rowInputs(true, [row()])), 'hasMore counts');
+    const changed = { ...row(), links: JSON.parse('[{"url":"https://b.example/","label":"A"}]') as unknown };
+    assert.ok(!same(rowInputs(false, [row()]), rowInputs(false, [changed])), 'other JSON: other inputs');
+    // a text column whose value is a JSON value's text is not that JSON value
+    const asText = { ...row(), links: JSON.stringify(row().links) };
+    assert.ok(!same(rowInputs(false, [row()]), rowInputs(false, [asText])));
+    assert.ok(!same(rowInputs(false, [{ a: 'x' }, { a: 'y' }]), rowInputs(false, [{ a: 'x' }])), 'row count counts');
+  });
+
+  test('any other object that is not shared and frozen: null (never kept)', () => {
+    class Wrapped {
+      constructor(readonly value: string) {}
+    }
+    assert.equal(rowInputs(false, [{ a: new Wrapped('x') }]), null);
+    assert.equal(rowInputs(false, [{ a: new Date(0) }]), null);
+    assert.equal(rowInputs(false, [{ a: Buffer.from('x') }]), null);
+    assert.notEqual(rowInputs(false, [{ a: Object.create(null) as object }]), null);
+  });
+});
+
+describe('renderDetail', () => {
+  test('kept per URL while the row read is the same; another row or URL is rendered again; a failing projection is not kept', () => {
+    let presented = 0;
+    const present = (row: { name: string; links: unknown }) => (presented++, { name: row.name, links: row.links });
+    const row = (name: string) => ({ name, links: JSON.parse('[{"url":"https://a.example/"}]') as unknown });
+    const first = renderDetail('/v1/venues/a', row('A'), present);
+    assert.equal(renderDetail('/v1/venues/a', row('A'), present), first, 'the kept body, the row read anew');
+    assert.equal(presented, 1);
+    assert.notEqual(renderDetail('/v1/venues/a', row('B'), present).etag, first.etag);
+    renderDetail('/v1/venues/a?fields=name', row('B'), present);
+    assert.equal(presented, 3);
+    const failing = () => {
+      presented++;
+      throw new Error('invalid stored projection');
+    };
+    assert.throws(() => renderDetail('/v1/venues/b', row('C'), failing));
+    assert.throws(() => renderDetail('/v1/venues/b', row('C'), failing));
+    assert.equal(presented, 5, 'rendered (and refused) on every read');
   });
 });

@@ -6,13 +6,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { parseQueryString, searchOf, type RawQuery } from '../../controls/query-string.js';
 import type { ListPlan } from '../../plan/list.js';
-import { objectEnvelope } from '../../present/envelope.js';
+import { renderDetail } from '../../present/detail.js';
 import { renderListPage } from '../../present/list-page.js';
 import { readListPage, type ListRow, type SourceBuilder } from '../../queries/list.js';
 import type { Parent } from '../../queries/parents.js';
 import type { Statement } from '../../queries/statement.js';
 import { notFound } from '../errors.js';
-import { sendRendered, sendResource } from '../respond.js';
+import { sendRendered } from '../respond.js';
 import type { RouteContext } from './context.js';
 
 export const queryOf = (request: FastifyRequest): RawQuery => parseQueryString(searchOf(request.raw.url ?? ''));
@@ -44,5 +44,5 @@ export async function sendDetail<R extends ListRow>(
 ): Promise<FastifyReply> {
   const row = await ctx.read(request, async (reader) => (await reader.rows<R>(statement))[0]);
   if (row === undefined) throw notFound();
-  return sendResource(request, reply, objectEnvelope(present(row)));
+  return sendRendered(request, reply, renderDetail(request.raw.url ?? '', row, present));
 }
