@@ -8,9 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cliArgs } from './spawn-args.js';
 
 function lineup(args: string[], env: Record<string, string> = {}, input?: string) {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', `import('./src/cli.ts').then(async (m) => { process.exitCode = await m.main(${JSON.stringify(args)}); })`], {
+  const r = spawnSync(process.execPath, cliArgs(args), {
     env: { ...process.env, LINEUP_LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
     input,

@@ -34,6 +34,14 @@ export function engines(): EngineUnderTest[] {
   return list;
 }
 
+/**
+ * The `skip` option of tests that do not depend on the database engine, in a file that also has
+ * tests per engine: CI's PostgreSQL-only pass (LINEUP_TEST_ENGINES=postgres) skips them, since
+ * they ran in its PGlite pass; every other run runs them.
+ */
+export const engineFreeSkip: string | false =
+  process.env.LINEUP_TEST_ENGINES === 'postgres' ? 'does not depend on the database engine: run in the PGlite pass' : false;
+
 export interface TestDatabase {
   readonly db: Database;
   drop(): Promise<void>;

@@ -6,7 +6,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { ProblemList, type CatalogueDocument, type Collection } from '../../src/catalogue/document.js';
 import { demoCatalogue, demoCounts, demoDocumentChunks, demoEntities, seedDemo } from '../../src/catalogue/demo.js';
@@ -15,13 +14,15 @@ import { BatchEncoder, type EncodedBatch } from '../../src/catalogue/staging-bat
 import { validateEntity } from '../../src/catalogue/validate.js';
 import { CopyWriter } from '../../src/db/copy.js';
 import type { Database } from '../../src/db/database.js';
+import { engineFreeSkip } from '../helper.js';
+import { childArgs } from '../spawn-args.js';
 import { markers, resetCatalogue, testEngines, type TestDb } from './support.js';
 
 const ANCHOR = '2026-03-15';
 const text = (opts: Parameters<typeof demoDocumentChunks>[0]) => [...demoDocumentChunks(opts)].join('');
 const sha = (s: string) => createHash('sha256').update(s).digest('hex');
 
-describe('demo document', () => {
+describe('demo document', { skip: engineFreeSkip }, () => {
   test('deterministic for (events, seed, anchorDate); seeds and anchors matter', async () => {
     const a = text({ events: 300, seed: 'alpha', anchorDate: ANCHOR });
     assert.equal(sha(text({ events: 300, seed: 'alpha', anchorDate: ANCHOR })), sha(a));
@@ -61,8 +62,7 @@ describe('demo document', () => {
   });
 
   test('the reader streams in bounded memory (a child process with a 32 MB heap reads a larger document)', () => {
-    const child = fileURLToPath(new URL('./stream-memory.child.ts', import.meta.url));
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--max-old-space-size=32', child, '30000'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--max-old-space-size=32', ...childArgs('./stream-memory.child', import.meta.url), '30000'], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout) as { entities: number; bytes: number; problems: number };
     assert.equal(out.problems, 0);

@@ -18,6 +18,7 @@ import { pidRuns } from '../../src/sync/lock.js';
 import { LineupNetworkError } from '../../src/client/index.js';
 import { main } from '../../src/cli.js';
 import { engines } from '../helper.js';
+import { cliArgs } from '../spawn-args.js';
 import { EV, contractFetch, openClientWorld, type ClientWorld } from './world.js';
 import { assertConverged, lines, removeTempDirs, tempDir } from './sync-helpers.js';
 
@@ -285,8 +286,7 @@ for (const engine of engines()) {
       await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
       const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
       try {
-        const args = JSON.stringify(['sync', '--base-url', base, '--out', dir]);
-        const child = spawn(process.execPath, ['--import', 'tsx', '-e', `import('./src/cli.ts').then(async (m) => { process.exitCode = await m.main(${args}); })`], {
+        const child = spawn(process.execPath, cliArgs(['sync', '--base-url', base, '--out', dir]), {
           env: { ...process.env, LINEUP_LOG_LEVEL: 'silent' },
           stdio: ['ignore', 'pipe', 'pipe'],
         });

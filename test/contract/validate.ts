@@ -39,7 +39,9 @@ export function contractDocument(): Document {
 
 function load() {
   if (!loaded) {
-    const doc = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'openapi.json'), 'utf8')) as Document;
+    // the repository's document (tests run from the repository: `npm test` runs them transpiled
+    // elsewhere, scripts/test-build.mjs, so this file's own location is not the repository's)
+    const doc = JSON.parse(readFileSync(join(process.cwd(), 'openapi.json'), 'utf8')) as Document;
     const templates = Object.keys(doc.paths).map((template) => ({
       template,
       pattern: new RegExp(`^${template.replace(/\{[A-Za-z]+\}/g, '[^/]+')}$`),

@@ -13,6 +13,7 @@ import { configWith } from '../../src/config/config.js';
 import { gracefulShutdown } from '../../src/server.js';
 import type { ServiceState } from '../../src/http/service-state.js';
 import { engines, holdStatements, openTestDatabase } from '../helper.js';
+import { cliArgs } from '../spawn-args.js';
 
 const engine = engines()[0]!;
 
@@ -106,7 +107,7 @@ describe('graceful shutdown and connections that never sent a request', { timeou
 
 describe('lineup serve', { timeout: 180_000 /* stops a hung run only */ }, () => {
   it('logs where it listens and which database it uses, serves, and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '-e', "import('./src/cli.ts').then(async (m) => { process.exitCode = await m.main(['serve']); })"], {
+    const child = spawn(process.execPath, cliArgs(['serve']), {
       env: { ...process.env, PORT: '0', DATABASE_URL: 'pglite:memory', LINEUP_SEED_DEMO: 'false', LINEUP_LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
