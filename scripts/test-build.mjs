@@ -58,5 +58,6 @@ export async function buildTests(out) {
     });
     writeFileSync(target.replace(/\.ts$/, '.js'), code);
   }));
-  return (source) => join(out, source).replace(/\.ts$/, '.js');
+  // (a path given relative to the repository or absolute: `npm test -- test/x.test.ts`)
+  return (source) => join(out, relative(process.cwd(), resolve(source))).replace(/\.ts$/, '.js');
 }
