@@ -90,8 +90,10 @@ describe('a browser on another origin uses the API as the CORS rules promise', {
   it('a simple GET succeeds and the page reads ETag and X-Request-ID', async () => {
     const got = await page.evaluate(async (url) => {
       const res = await fetch(url);
-      const body = await res.json();
-      return { status: res.status, etag: res.headers.get('ETag'), id: res.headers.get('X-Request-ID'), ok: body.ok, n: body.data.length, origin: location.origin };
+      const body = (await res.json()) as { ok: boolean; data: unknown[] };
+      // (runs in the page: its `location`, which Node's types do not declare)
+      const { origin } = (globalThis as unknown as { location: { origin: string } }).location;
+      return { status: res.status, etag: res.headers.get('ETag'), id: res.headers.get('X-Request-ID'), ok: body.ok, n: body.data.length, origin };
     }, `${api.base}/v1/venues?limit=3`);
     assert.notEqual(got.origin, new URL(api.base).origin);
     assert.equal(got.status, 200);
@@ -106,10 +108,11 @@ describe('a browser on another origin uses the API as the CORS rules promise', {
   it('If-None-Match triggers a successful preflight, then the 304 reaches the page with its ETag', async () => {
     const url = `${api.base}/v1/artists?limit=2`;
     const got = await page.evaluate(async (u) => {
-      const first = await fetch(u, { cache: 'no-store' });
+      // (the browser's RequestInit has `cache`; Node's types do not)
+      const first = await fetch(u, { cache: 'no-store' } as unknown as RequestInit);
       const etag = first.headers.get('ETag')!;
       await first.text();
-      const second = await fetch(u, { cache: 'no-store', headers: { 'If-None-Match': etag } });
+      const second = await fetch(u, { cache: 'no-store', headers: { 'If-None-Match': etag } } as unknown as RequestInit);
       return { etag, status: second.status, etag304: second.headers.get('ETag'), id: second.headers.get('X-Request-ID'), body: await second.text() };
     }, url);
     assert.equal(got.status, 304);
@@ -123,7 +126,7 @@ describe('a browser on another origin uses the API as the CORS rules promise', {
   it('an error envelope is readable cross-origin', async () => {
     const got = await page.evaluate(async (u) => {
       const res = await fetch(u);
-      return { status: res.status, id: res.headers.get('X-Request-ID'), body: await res.json() };
+      return { status: res.status, id: res.headers.get('X-Request-ID'), body: (await res.json()) as { error: { type: string } } };
     }, `${api.base}/v1/venues?bogus=1`);
     assert.equal(got.status, 400);
     assert.equal(got.body.error.type, 'invalid_query');
@@ -148,8 +151,8 @@ describe('a browser on another origin uses the API as the CORS rules promise', {
     const got = await page.evaluate(async (u) => {
       const seen: { status: number; retryAfter: string | null; type?: string }[] = [];
       for (let i = 0; i < 5; i++) {
-        const res = await fetch(u, { cache: 'no-store' });
-        const body = await res.json();
+        const res = await fetch(u, { cache: 'no-store' } as unknown as RequestInit);
+        const body = (await res.json()) as { error?: { type: string } };
         seen.push({ status: res.status, retryAfter: res.headers.get('Retry-After'), type: body.error?.type });
       }
       return seen;

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import type { Database } from '../../src/db/database.js';
 import { PREVIEWS, VALIDATE, recordAfterCommit, type AfterCommitWork } from '../../src/catalogue/after-commit.js';
 
-export const q = async <T extends object = Record<string, unknown>>(db: Database | pg.PoolClient, sql: string, params: unknown[] = []) =>
+export const q = async <T extends object = Record<string, unknown>>(db: pg.Pool | pg.PoolClient, sql: string, params: unknown[] = []) =>
   (await db.query<T>(sql, params)).rows;
 
 /** Every index of the catalogue's tables, by name, with its definition. */
@@ -90,7 +90,7 @@ export async function leaveBuilds(db: Database): Promise<void> {
   const client = await db.pool.connect();
   try {
     await client.query('BEGIN');
-    const { rows } = await client.query<IndexBuild>(
+    const { rows } = await client.query<AfterCommitWork>(
       `SELECT i.indexrelid::regclass::text AS name, i.indrelid::regclass::text AS table, am.amname::text AS method,
               pg_get_indexdef(i.indexrelid) AS definition
          FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am am ON am.oid = c.relam

@@ -272,7 +272,7 @@ for (const engine of testEngines()) {
           const own = await store.db.pool.connect();
           try {
             await other.query('BEGIN');
-            const [{ definition }] = await q<{ definition: string }>(other, 'SELECT definition FROM catalogue_index_builds WHERE name = $1 FOR UPDATE', [held]);
+            const { definition } = (await q<{ definition: string }>(other, 'SELECT definition FROM catalogue_index_builds WHERE name = $1 FOR UPDATE', [held]))[0]!;
             const ownPid = (await q<{ pid: number }>(own, 'SELECT pg_backend_pid() AS pid'))[0]!.pid;
             let settled = false;
             const finishing = finishAfterCommit(store.db, own).finally(() => (settled = true));

@@ -142,7 +142,7 @@ async function assertRichMatchesLive(db: Database): Promise<void> {
   }
 }
 
-const names = (rows: Row[]) => rows.map((r) => r.name);
+const names = (rows: readonly { readonly name?: unknown }[]) => rows.map((r) => r.name);
 
 for (const engine of testEngines()) {
   describe(`stored Event previews (${engine.name})`, () => {
@@ -266,7 +266,7 @@ for (const engine of testEngines()) {
       const ids = rows.map((r) => r.id);
       const read = async () => {
         const rel = await fetchEventRelations(new Reader(store.db), ids, ['artists', 'venues'], []);
-        return ids.map((id) => [rel.artists.get(id) ?? [], rel.venues.get(id) ?? []]);
+        return ids.map((id) => [rel.artists.get(id) ?? [], rel.venues.get(id) ?? []] as const);
       };
       const asArrays = await read();
       assert.ok(asArrays.some(([a, v]) => a.length > 0 && v.length > 0));
@@ -304,10 +304,10 @@ for (const engine of testEngines()) {
       const ids = rows.map((r) => r.id);
       const included = async () => {
         const rel = await fetchEventRelations(new Reader(store.db), ids, ['artists', 'venues'], ['artists', 'venues']);
-        return ids.map((id) => [rel.artists.get(id) ?? [], rel.venues.get(id) ?? []]);
+        return ids.map((id) => [rel.artists.get(id) ?? [], rel.venues.get(id) ?? []] as const);
       };
       const fromStored = await included();
-      assert.ok(fromStored.some(([a]) => a.some((x) => (x as Row).name === 'Zoe')));
+      assert.ok(fromStored.some(([a]) => a.some((x) => x.name === 'Zoe')));
       await store.db.pool.query('UPDATE artists SET rich_preview = NULL');
       await store.db.pool.query('UPDATE venues SET rich_preview = NULL');
       assert.deepEqual(await included(), fromStored, 'members without a stored text are rendered by the statement');

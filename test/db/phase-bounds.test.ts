@@ -162,7 +162,7 @@ for (const engine of engines()) {
           ['startInstant', 'start_at, public_id'],
           ['-startInstant', 'start_at DESC, public_id'],
           ['updatedAt', 'updated_at, public_id'],
-        ]) {
+        ] as const) {
           const instant = sort.endsWith('startInstant') ? 'AND start_at IS NOT NULL' : '';
           const { rows: sorted } = await t.db.pool.query<{ public_id: string }>(
             `SELECT public_id FROM events e WHERE active AND ${phaseSql('e', '$1::timestamptz').phase} = 'current' ${instant} ORDER BY ${order}`,

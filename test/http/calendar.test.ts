@@ -54,7 +54,7 @@ const edge: CatalogueDocument = {
       publicId: publicId as string,
       slug: (name as string).toLowerCase(),
       name: name as string,
-      statusCode: 'operational',
+      statusCode: 'operational' as const,
       address: { formattedAddress: null, locality: name as string, countryName: 'Nowhere', countryCode: null },
       coordinates: coordinates as { latitude: number; longitude: number },
       publishCoordinates: true,
@@ -110,7 +110,7 @@ const edge: CatalogueDocument = {
       publicId: publicId as string,
       slug: (publicId as string).toLowerCase(),
       name: `At ${venueId}`,
-      administrativeStateCode: 'scheduled',
+      administrativeStateCode: 'scheduled' as const,
       schedule: { referenceTimeZoneId: 'Europe/London', start: { precision: 'date' as const, localDate: '2025-07-20' } },
       venueIds: [venueId as string],
       updatedAt: '2025-06-06T00:00:00.000000Z',
@@ -166,7 +166,7 @@ function inFeed(e: Json): boolean {
 function primary(venues: Json[]): Json | null {
   const eligible = venues.filter((v) => v.location.locality && v.location.countryName);
   if (eligible.length > 0) {
-    return eligible.sort((a, b) => bytewise(a.location.locality, b.location.locality) || bytewise(a.location.countryName, b.location.countryName) || bytewise(a.publicId, b.publicId))[0];
+    return eligible.sort((a, b) => bytewise(a.location.locality, b.location.locality) || bytewise(a.location.countryName, b.location.countryName) || bytewise(a.publicId, b.publicId))[0] ?? null;
   }
   return venues[0] ?? null;
 }
@@ -357,7 +357,10 @@ for (const engine of engines()) {
     it('grows SEQUENCE whenever the marker advances, by seconds or by a microsecond, and only then', async () => {
       const sequence = async () => {
         const { events } = await feed(`/v1/venues/${EDGE_VENUE}/calendar.ics`);
-        return { summary: events[0]?.getFirstPropertyValue('summary'), sequence: events[0]?.getFirstPropertyValue('sequence') as number };
+        // ical.js types a value without `number`; SEQUENCE is an integer, so it is checked to be one
+        const value: unknown = events[0]?.getFirstPropertyValue('sequence');
+        assert.equal(typeof value, 'number');
+        return { summary: events[0]?.getFirstPropertyValue('summary'), sequence: value as number };
       };
       const before = (await sequence()).sequence;
       const event = (edge.events ?? [])[0] as NonNullable<CatalogueDocument['events']>[number];

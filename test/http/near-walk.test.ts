@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { describe, it } from 'node:test';
 import { importCatalogue } from '../../src/catalogue/importer.js';
-import type { CatalogueDocument } from '../../src/catalogue/document.js';
+import type { CatalogueDocument, EventInput } from '../../src/catalogue/document.js';
 import { pageOf } from '../../src/contract/common.js';
 import { Event } from '../../src/contract/event.js';
 import { engines, serveForSuite } from '../helper.js';
@@ -52,7 +52,7 @@ const places: Place[] = Array.from({ length: 40 }, (_, i) => {
     active: i % 11 !== 7,
   };
 });
-const shows = Array.from({ length: 90 }, (_, i) => {
+const shows: EventInput[] = Array.from({ length: 90 }, (_, i) => {
   const count = 1 + Math.floor(next() * 3);
   const venueIds = [...new Set(Array.from({ length: count }, () => places[Math.floor(next() * places.length)]!.id))];
   const day = `2025-0${1 + Math.floor(next() * 9)}-1${Math.floor(next() * 3)}`;

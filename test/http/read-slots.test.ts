@@ -65,7 +65,7 @@ function wrap(db: Database, c: Control): Database {
             config.callback = (err, result) => {
               config.callback = answer;
               if (err) reject(err);
-              else resolve(result);
+              else resolve(result!); // pg answers a result whenever it answers no error
             };
             client.query(config);
           })

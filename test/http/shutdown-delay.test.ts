@@ -31,7 +31,7 @@ describe('shutdown delay', () => {
     const stopped = stop();
     const ready = await fetch(`${base}/v1/ready`);
     assert.equal(ready.status, 503);
-    assert.equal((await ready.json()).error.type, 'unavailable');
+    assert.equal(((await ready.json()) as { error: { type: string } }).error.type, 'unavailable');
     for (const path of ['/v1/events', '/v1/venues', '/v1/health']) {
       const res = await fetch(`${base}${path}`);
       assert.equal(res.status, 200, `${path} still served during the delay`);

@@ -45,7 +45,7 @@ describe('graceful shutdown', { timeout: 120_000 }, () => {
   it('lets in-flight requests complete, refuses new ones, and finishes when they are done, before the grace period', async () => {
     const { base, stop, state, held, draining } = await heldServer(600_000);
     try {
-      const inFlight = Array.from({ length: 3 }, () => fetch(`${base}/v1/events`).then(async (r) => ({ status: r.status, body: await r.json() })));
+      const inFlight = Array.from({ length: 3 }, () => fetch(`${base}/v1/events`).then(async (r) => ({ status: r.status, body: (await r.json()) as { ok?: unknown } })));
       await held.untilHeld(3); // the three requests are in flight, each waiting on its statement
       const stopped = stop();
       assert.equal(state.stopping, true);

@@ -96,7 +96,7 @@ async function scrapeOnce(admin: RunningAdmin): Promise<Scrape> {
   const text = await res.text();
   const families = new Map<string, { type: string; help: string; samples: Sample[] }>();
   for (const family of parsePrometheus(text)) {
-    const samples = (family.metrics as Array<{ value?: string; labels?: Record<string, string> }>)
+    const samples = family.metrics
       .filter((m) => m.value !== undefined)
       .map((m) => ({ labels: m.labels ?? {}, value: Number(m.value) }));
     families.set(family.name, { type: family.type, help: family.help, samples });

@@ -153,7 +153,7 @@ export async function createAppDatabase(primary: Postgres, user = 'lineup', data
  * could still sit in WAL buffers the standby cannot see yet).
  */
 export async function waitForReplay(primary: Postgres, standby: Postgres, timeoutMs = 30_000): Promise<void> {
-  const [{ lsn }] = await primary.sql<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+  const { lsn } = (await primary.sql<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn'))[0]!;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const [row] = await standby.sql<{ done: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done', [lsn]);

@@ -246,7 +246,7 @@ describe('production topology: primary, streaming hot standby, PgBouncer, Lineup
     for (const p of all()) {
       const now = await p.get(path, { headers: { 'if-none-match': before.etag! } });
       assert.equal(now.status, 200, `${p.name}: the old ETag is no longer current`);
-      const body = await now.json();
+      const body = (await now.json()) as { data: { name: string; updatedAt: string } };
       assert.equal(body.data.name, event.name, p.name);
       assert.ok(body.data.updatedAt > before.body.data.updatedAt, p.name);
     }
