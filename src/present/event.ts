@@ -9,7 +9,7 @@ import type { Event, Schedule } from '../contract/event.js';
 import { ADMINISTRATIVE_STATES, EVENT_TYPES, PHASE_BASES, TEMPORAL_PHASES, type EventField } from '../plan/event-fields.js';
 import type { EventOwnColumns, EventRow } from '../queries/events.js';
 import type { ArtistItemRow, VenueItemRow } from '../queries/items.js';
-import type { EditionProgramRow, SeriesRefRow } from '../queries/event-relations.js';
+import type { EditionProgramRow, SeriesRefRow } from '../queries/event-programs.js';
 import type { EventRelationRows } from '../queries/events-read.js';
 import { PREVIEW_SIZE } from '../queries/event-relations.js';
 import { boundedCollection, fail, nullableText, oneOf, text, urlCollection } from './checks.js';

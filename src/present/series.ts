@@ -7,7 +7,7 @@ import type { Selected } from '../contract/common.js';
 import type { Edition, EditionProgram, Series, SeriesMembership } from '../contract/resources.js';
 import { SERIES_STRUCTURES as STRUCTURES, type EditionField, type EditionProgramField, type SeriesField, type SeriesMembershipField } from '../plan/resource-fields.js';
 import type { EditionRow, SeriesRow } from '../queries/series.js';
-import type { EditionProgramRow, SeriesRefRow } from '../queries/event-relations.js';
+import type { EditionProgramRow, SeriesRefRow } from '../queries/event-programs.js';
 import type { MediaColumns } from '../queries/items.js';
 import { nullableText, oneOf, text, urlCollection } from './checks.js';
 import { profileMedia } from './items.js';

@@ -2,7 +2,7 @@
  * GET /v1/events/{eventId}: one statement for what the Events page reads in several. The Event
  * row (the collection's allow-listed columns), its stored previews (LEFT JOIN, as the page
  * statement reads them) and its direct Series and Edition programs (each one JSON array text, the
- * same rows as the page's relationship statements: queries/event-relations.ts). Only rich
+ * same rows as the page's relationship statements: queries/event-programs.ts). Only rich
  * previews (`include`) and an Event without stored previews take more statements, the
  * collection's own (at most 3 more).
  */
@@ -12,14 +12,13 @@ import { fetchEventRelations, takeStoredPreviews, type EventRelationRows } from 
 import { EVENT_RAW_TEXT } from './event-columns.js';
 import { eventRows } from './event-own.js';
 import { eventColumns, storedPreviewColumns, type EventRow } from './events.js';
+import { anyPlain, plainPreviews } from './event-relations.js';
 import {
-  anyPlain,
   directSeriesJsonColumn,
   editionProgramsJsonColumn,
-  plainPreviews,
   type EditionProgramRow,
   type SeriesRefRow,
-} from './event-relations.js';
+} from './event-programs.js';
 import { selectedMediaJoin } from './items.js';
 import { Params } from './sql.js';
 import type { Statement } from './statement.js';

@@ -17,17 +17,19 @@ import { keysMatch, type KeyKind } from '../controls/cursor-keys.js';
 import type { EventField, EventInclude, EventSort } from '../plan/event-fields.js';
 import {
   artistPreviewsStatement,
-  directSeriesStatement,
-  editionProgramsStatement,
   anyPlain,
   plainPreviews,
   storedPreviewsStatement,
   venuePreviewsStatement,
-  type EditionProgramRow,
   type PreviewTextRow,
-  type SeriesRefRow,
   type StoredPreviewsRow,
 } from './event-relations.js';
+import {
+  directSeriesStatement,
+  editionProgramsStatement,
+  type EditionProgramRow,
+  type SeriesRefRow,
+} from './event-programs.js';
 import { eventRows } from './event-own.js';
 import { WALKED_ROWS, boundedSearch, type ScanPart } from './bounded-scan.js';
 import type { Statement } from './statement.js';

@@ -9,7 +9,7 @@
  */
 import type { ArtistField, EditionProgramField, SeriesMembershipField, VenueField } from '../plan/resource-fields.js';
 import { artistMedia } from './artists.js';
-import { DIRECT_SERIES_JOIN, EDITION_PROGRAM_JOINS } from './event-relations.js';
+import { DIRECT_SERIES_JOIN, EDITION_PROGRAM_JOINS } from './event-programs.js';
 import { seriesContextEvents } from './events.js';
 import { artistColumns, selectedMediaJoin as mediaJoin, venueColumns } from './items.js';
 import { namedKeys, type SourceBuilder } from './list.js';

@@ -22,11 +22,10 @@ import { seriesListSource } from '../../src/queries/series.js';
 import { eventDetailStatement } from '../../src/queries/event-detail.js';
 import {
   artistPreviewsStatement,
-  directSeriesStatement,
-  editionProgramsStatement,
   storedPreviewsStatement,
   venuePreviewsStatement,
 } from '../../src/queries/event-relations.js';
+import { directSeriesStatement, editionProgramsStatement } from '../../src/queries/event-programs.js';
 import { eventsPageStatement } from '../../src/queries/events.js';
 import { listPageStatement } from '../../src/queries/list.js';
 import { eventArtistsSource } from '../../src/queries/members.js';

@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import type { CatalogueDocument } from '../../src/catalogue/document.js';
 import { importCatalogue } from '../../src/catalogue/importer.js';
 import { Reader } from '../../src/db/reader.js';
-import { directSeriesStatement, editionProgramsStatement } from '../../src/queries/event-relations.js';
+import { directSeriesStatement, editionProgramsStatement } from '../../src/queries/event-programs.js';
 
 const MEMBERSHIP_READ_LIMIT = 26; // 25 members (Event rule 3) and one to see an overflow
 import { engines, openTestDatabase, startServer, type TestDatabase, type TestServer } from '../helper.js';

@@ -14,7 +14,7 @@ import { eventRelations, presentEvent } from '../../present/event.js';
 import { presentArtist, presentVenue } from '../../present/items.js';
 import { editionProgram, seriesMembership } from '../../present/series.js';
 import { fetchEventDetail } from '../../queries/event-detail.js';
-import type { EditionProgramRow, SeriesRefRow } from '../../queries/event-relations.js';
+import type { EditionProgramRow, SeriesRefRow } from '../../queries/event-programs.js';
 import type { ArtistItemRow, VenueItemRow } from '../../queries/items.js';
 import { eventArtistsSource, eventEditionsSource, eventSeriesSource, eventVenuesSource } from '../../queries/members.js';
 import { notFound } from '../errors.js';
