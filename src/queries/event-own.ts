@@ -1,5 +1,5 @@
 /**
- * Events' own columns arrive as one JSON text per row (queries/event-columns.ts `eventColumns`); this is
+ * Events' own columns arrive as one JSON text per row (queries/event-columns.ts `ownText`); this is
  * where the rows stage turns them into values: parsed once per distinct text into a frozen
  * object shared by every request that reads the same row (queries/text-memo.ts), so that the
  * projection renders each distinct row once (present/event.ts).
@@ -9,11 +9,28 @@
  */
 import type { TextValue } from '../db/raw-text.js';
 import type { Reader } from '../db/reader.js';
+import { ownNames } from './event-columns.js';
 import type { EventOwnColumns, EventRow } from './events.js';
 import type { Statement } from './statement.js';
-import { TextMemo, deepFrozenJson } from './text-memo.js';
+import { TextMemo, deepFreeze } from './text-memo.js';
 
-const own = new TextMemo<Readonly<EventOwnColumns>>(2_048, (text) => deepFrozenJson(text) as Readonly<EventOwnColumns>);
+/**
+ * An own-columns text (event-columns.ts `ownText`: the selection's signature, then its values) →
+ * the columns by name, frozen. A text of no selection's shape is a fault of the statement, never
+ * of the data: it throws, and the request ends in the sanitized 500.
+ */
+export function parseOwnText(text: string): Readonly<EventOwnColumns> {
+  const values = JSON.parse(text) as unknown;
+  const names = Array.isArray(values) && typeof values[0] === 'string' ? ownNames(values[0]) : undefined;
+  if (names === undefined || names.length !== (values as unknown[]).length - 1) {
+    throw new Error("an Event row's own columns are not a selection's array");
+  }
+  const row: Record<string, unknown> = {};
+  for (let i = 0; i < names.length; i++) row[names[i]!] = (values as unknown[])[i + 1];
+  return deepFreeze(row) as Readonly<EventOwnColumns>;
+}
+
+const own = new TextMemo<Readonly<EventOwnColumns>>(2_048, parseOwnText);
 
 /** A row as the driver returns it: `own` is still the JSON text. */
 type DriverEventRow = Omit<EventRow, 'own'> & { own: TextValue };
