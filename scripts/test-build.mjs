@@ -6,7 +6,7 @@
 // wall time and ≈ 1.6 s of CPU per file on the 2-core CI machine (a file that only imports
 // test/helper.ts: 1.7–2.0 s under tsx, 0.75–0.85 s from JavaScript), ≈ 200 processes per `.ci/run`.
 // esbuild (the transpiler tsx itself runs) turns each file into the same JavaScript tsx would have
-// run; nothing is type-checked here, as under tsx (`npm run typecheck` checks src/).
+// run; nothing is type-checked here, as under tsx (`npm run typecheck` checks src/ and test/).
 //
 // The tree keeps src/ and test/ side by side, so relative imports resolve as in the sources; the
 // working directory stays the repository, so paths relative to it (openapi.json, bin/lineup.js)

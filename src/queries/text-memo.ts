@@ -52,11 +52,6 @@ export class TextMemo<T> {
   }
 }
 
-/** JSON text → its value with every object and array in it frozen (it is shared by requests). */
-export function deepFrozenJson(text: string): unknown {
-  return deepFreeze(JSON.parse(text) as unknown);
-}
-
 /** `value` with every object and array in it frozen; returned. */
 export function deepFreeze(value: unknown): unknown {
   if (value !== null && typeof value === 'object') {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
 import { RawText, RawTextClient, parseDataRow, rawTextParserOf } from '../../src/db/raw-text.js';
-import { TextMemo, deepFrozenJson } from '../../src/queries/text-memo.js';
+import { TextMemo, deepFreeze } from '../../src/queries/text-memo.js';
 
 const TEXTS = ['', 'plain', '{"name":"Lady Dvořák","city":"Zürich"}', 'emoji 🎸 and ß', '\u0000nul inside', 'ÿ\u00ff\u0100'];
 
@@ -158,7 +158,7 @@ test('a RawTextClient reads split messages: raw fields only between the marking 
 
 test('TextMemo: a RawText is matched by its bytes, parsed from its text when new; a string is another text', () => {
   const parsed: string[] = [];
-  const memo = new TextMemo<unknown>(10, (t) => (parsed.push(t), deepFrozenJson(t)));
+  const memo = new TextMemo<unknown>(10, (t) => (parsed.push(t), deepFreeze(JSON.parse(t) as unknown)));
   const raw = (t: string) => parseDataRow(dataRow([t]), 5, 0, [true]).fields[0] as unknown as RawText;
   const text = '{"name":"Lady Dvořák 🎸"}';
   const a = memo.get('1', raw(text));

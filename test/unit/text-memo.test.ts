@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TextMemo, deepFrozenJson } from '../../src/queries/text-memo.js';
+import { TextMemo, deepFreeze } from '../../src/queries/text-memo.js';
+
+/** A JSON text's value, frozen as the memo's parsers freeze theirs. */
+const deepFrozenJson = (text: string) => deepFreeze(JSON.parse(text) as unknown);
 
 test('TextMemo: one parse per distinct text of a slot; another text in the same slot is parsed, never the old value', () => {
   const parsed: string[] = [];
@@ -32,7 +35,7 @@ test('TextMemo: bounded by slots (oldest out) and by texts per slot', () => {
   assert.equal(parses, 1, 'the third-last is gone');
 });
 
-test('deepFrozenJson: every object and array in the value is frozen (values are shared by requests)', () => {
+test('deepFreeze: every object and array in the value is frozen (values are shared by requests)', () => {
   const v = deepFrozenJson('{"links":[{"url":"https://x.org","label":null}],"n":1}') as { links: { url: string }[] };
   assert.ok(Object.isFrozen(v) && Object.isFrozen(v.links) && Object.isFrozen(v.links[0]));
   assert.throws(() => {
