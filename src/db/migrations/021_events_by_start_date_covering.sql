@@ -1,0 +1,10 @@
+-- 021: the default Events order's index also holds each Event's primary Venue keys and its id
+-- (issue 16, session 38). A `cityContains` or `countryContains` search walked in that order (shape
+-- `walk`, src/queries/search-shape.ts) picks its page's ids from index entries alone, filtering
+-- each Event it passes by its key there instead of in its heap page, then reads the page's rows
+-- by id (src/queries/events.ts). The same keys, predicate and name; every other read of it is as
+-- before.
+DROP INDEX events_by_start_date;
+CREATE INDEX events_by_start_date ON events (start_local_date, start_rank, start_key, public_id)
+  INCLUDE (primary_locality_key, primary_country_key, id)
+  WHERE active;
