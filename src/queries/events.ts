@@ -11,7 +11,7 @@ import { lowerName } from '../text/normalize.js';
 import { selectedMediaJoin } from './items.js';
 import { afterNearWalk, afterWalk, boundedSearch, nearWalkedSource, termsWithoutTrigram, unindexed, unindexedText, walkedSource, type ScanPart } from './bounded-scan.js';
 import { nameContainsCondition, nameContainsUnindexed } from './name-search.js';
-import { shapedSearch, type SearchChoice } from './search-shape.js';
+import { shapedSearch, walkedIds, type SearchChoice } from './search-shape.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
 import { boundSql, currentBound, currentBranches, phaseFilter } from './phase.js';
@@ -247,22 +247,15 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
     ORDER BY ${orderBy(keys)}`;
     return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: true };
   }
-  // A search by the primary Venue's city or country walked in its order (shape `walk`): the walk
-  // picks the page's ids alone, then reads their rows. Where the order's index holds the term's
-  // column (events_by_start_date, migration 021) the walk reads index entries only instead of one
-  // heap page per Event it passes (`london` at 1M: ≈ 700 Events walked for a page of 21).
-  if (shape === 'walk' && c.nameContains === null) {
-    const text = `SELECT ${selected}
-    FROM (SELECT e.* FROM (SELECT e.id FROM events e
-        WHERE ${where.join('\n          AND ')}
-        ORDER BY ${orderBy(keys)}
-        ${limit}) w JOIN events e ON e.id = w.id) e ${mediaJoin}
-    ORDER BY ${orderBy(keys)}`;
-    return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: true, ...(choice?.heavy === true ? { heavy: true } : {}), rawText: EVENT_RAW_TEXT };
-  }
+  // a city or country walk picks its page's ids first (queries/search-shape.ts `walkedIds`)
+  const idsFirst = shape === 'walk' && c.nameContains === null;
   // those candidates are sorted and cut before the media join (current at 1M: 350 probes of media
   // for a page of 21 before)
-  const text = candidates && scan === undefined && mediaJoin !== ''
+  const text = idsFirst
+    ? `SELECT ${selected}
+    FROM ${walkedIds(from, where, orderBy(ordered), limit)} ${mediaJoin}
+    ORDER BY ${orderBy(keys)}`
+    : candidates && scan === undefined && mediaJoin !== ''
     ? `SELECT ${selected}
     FROM (SELECT e.* FROM ${from}
       WHERE ${where.join('\n        AND ')}

@@ -64,6 +64,20 @@ export function shapedSearch(plan: EventsPlan): boolean {
   );
 }
 
+/**
+ * The rows (alias `e`) of a `cityContains` or `countryContains` page walked in its order (shape
+ * `walk`): its ids picked first, from `from` filtered by `where` in `order`, then their rows read
+ * by id. Where the order's index holds the term's column (events_by_start_date, migration 021)
+ * the walk reads index entries only, not the heap page of every Event it passes (`london` at 1M:
+ * ≈ 700 Events walked for a page of 21; docs/performance.md).
+ */
+export function walkedIds(from: string, where: readonly string[], order: string, limit: string): string {
+  return `(SELECT e.* FROM (SELECT e.id FROM ${from}
+        WHERE ${where.join('\n          AND ')}
+        ORDER BY ${order}
+        ${limit}) w JOIN events e ON e.id = w.id) e`;
+}
+
 /** What the choice depends on: the term and which column it searches, the order, a cursor or not. */
 export function searchShapeKey(plan: EventsPlan): string {
   const c = plan.controls;
