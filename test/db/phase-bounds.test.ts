@@ -23,6 +23,7 @@ import { eventsPageStatement } from '../../src/queries/events.js';
 import { fetchEventsPage } from '../../src/queries/events-read.js';
 import { phaseSql } from '../../src/queries/phase.js';
 import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
+import { withIndexPlans, type PlanNode } from './index-plans.js';
 
 const DAY = '2026-03-15';
 // operation times (a request's, to the millisecond) across the UTC day: in some zones the local today is still the day before, in
@@ -33,13 +34,6 @@ const NOWS = [
 ];
 const LIMIT = 5;
 const ZONES = ['Etc/GMT+12', 'America/Los_Angeles', 'Europe/London', 'Asia/Tokyo', 'Pacific/Kiritimati'];
-
-/** A node of EXPLAIN (FORMAT JSON)'s plan, as far as these tests read it. */
-interface PlanNode {
-  readonly 'Node Type': string;
-  readonly 'Index Name'?: string;
-  readonly Plans?: readonly PlanNode[];
-}
 
 const plan = (qs: string, now: string) => planEvents('/v1/events', parseEventControls(parseQueryString(qs)), new Date(now));
 
@@ -181,19 +175,10 @@ for (const engine of engines()) {
     }
 
     test('current alone can read its candidates from its indexes alone, in every order (migration 016 holds every column they need)', async () => {
-      await t.db.pool.query('VACUUM events');
-      const client = await t.db.pool.connect();
-      try {
-        // at this size a sequential scan is cheaper; without it (and bitmap scans) each part must be
-        // an index-only scan of its own index, which only the columns the indexes hold allow
-        await client.query('SET enable_seqscan = off');
-        await client.query('SET enable_bitmapscan = off');
+      await withIndexPlans(t.db, async (plans) => {
+        // each part must be an index-only scan of its own index, which only the columns the indexes hold allow
         for (const qs of ['temporalPhaseCode=current', 'temporalPhaseCode=current&sort=-startInstant&fields=name', 'temporalPhaseCode=current&sort=updatedAt&limit=50']) {
-          const statement = eventsPageStatement(plan(qs, NOWS[0]!));
-          const args = statement.values.map((v) => `'${String(v).replace(/'/g, "''")}'`);
-          const text = statement.text.replace(/\$(\d+)/g, (_, n: string) => args[Number(n) - 1]!);
-          const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`);
-          const lines = rows.map((r) => r['QUERY PLAN']).join('\n');
+          const lines = await plans.text(eventsPageStatement(plan(qs, NOWS[0]!)));
           for (const index of ['events_current_instants', 'events_current_hours', 'events_current_dates', 'events_current_days']) {
             // (forwards or backwards, as the order asks)
             assert.match(lines, new RegExp(`Index Only Scan (Backward )?using ${index} on events`), `${qs}: ${index}\n${lines}`);
@@ -203,22 +188,15 @@ for (const engine of engines()) {
         // Each part gives its own first page-length of candidates (queries/current-candidates.ts):
         // in the default order the Events of one local day come out of events_current_days in that
         // order (migration 020), cut by the part's LIMIT, not filtered and sorted whole
-        const statement = eventsPageStatement(plan('temporalPhaseCode=current', NOWS[0]!));
-        const args = statement.values.map((v) => `'${String(v).replace(/'/g, "''")}'`);
-        const text = statement.text.replace(/\$(\d+)/g, (_, n: string) => args[Number(n) - 1]!);
-        const { rows } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) ${text}`);
+        const root = await plans.tree(eventsPageStatement(plan('temporalPhaseCode=current', NOWS[0]!)));
         const parents: string[] = [];
         const visit = (node: PlanNode, parent: PlanNode | null) => {
           if (node['Index Name'] === 'events_current_days') parents.push(parent?.['Node Type'] ?? '(none)');
           for (const child of node.Plans ?? []) visit(child, node);
         };
-        visit(rows[0]!['QUERY PLAN'][0].Plan, null);
-        assert.deepEqual(parents, ['Limit'], JSON.stringify(rows[0]!['QUERY PLAN'][0].Plan));
-      } finally {
-        await client.query('RESET enable_seqscan');
-        await client.query('RESET enable_bitmapscan');
-        client.release();
-      }
+        visit(root, null);
+        assert.deepEqual(parents, ['Limit'], JSON.stringify(root));
+      });
     });
     // historical newest first: the Events of the days around now that its ranges tell apart
     const past = new Set<string>();

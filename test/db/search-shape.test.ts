@@ -20,6 +20,7 @@ import { shapedSearch, type SearchChoice, type SearchShape } from '../../src/que
 import type { Statement } from '../../src/queries/statement.js';
 import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
 import { SORTS, plan, traverse, type Read } from './event-traversal.js';
+import { withIndexPlans } from './index-plans.js';
 
 const LIMIT = 7;
 
@@ -69,26 +70,13 @@ for (const engine of engines()) {
     }
 
     test('a city or country walk in the default order picks its ids from the order index alone (migration 021)', async () => {
-      await t.db.pool.query('VACUUM events');
-      const client = await t.db.pool.connect();
-      try {
-        // at this size a sequential scan is cheaper; without it (and bitmap scans) the walk must
-        // be a scan of the order's index, index-only when the index holds the term's column
-        await client.query('SET enable_seqscan = off');
-        await client.query('SET enable_bitmapscan = off');
+      await withIndexPlans(t.db, async (plans) => {
+        // the walk must be a scan of the order's index, index-only when the index holds the term's column
         for (const term of terms.filter((q) => !q.startsWith('nameContains='))) {
-          const statement = eventsPageStatement(plan(`${term}&limit=${LIMIT}`), undefined, { shape: 'walk', heavy: false });
-          const args = statement.values.map((v) => `'${String(v).replace(/'/g, "''")}'`);
-          const text = statement.text.replace(/\$(\d+)/g, (_, n: string) => args[Number(n) - 1]!);
-          const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`);
-          const lines = rows.map((r) => r['QUERY PLAN']).join('\n');
+          const lines = await plans.text(eventsPageStatement(plan(`${term}&limit=${LIMIT}`), undefined, { shape: 'walk', heavy: false }));
           assert.match(lines, /Index Only Scan using events_by_start_date on events/, `${term}\n${lines}`);
         }
-      } finally {
-        await client.query('RESET enable_seqscan');
-        await client.query('RESET enable_bitmapscan');
-        client.release();
-      }
+      });
     });
 
     test("a read asks the planner once per term (PostgreSQL, named statements); the page is then the shape's prepared statement", async () => {
