@@ -4,7 +4,11 @@
 -- each Event it passes by its key there instead of in its heap page, then reads the page's rows
 -- by id (src/queries/events.ts). The same keys, predicate and name; every other read of it is as
 -- before.
-DROP INDEX events_by_start_date;
-CREATE INDEX events_by_start_date ON events (start_local_date, start_rank, start_key, public_id)
+-- Built under a new name first, then swapped: the build takes a SHARE lock (reads go on, writes
+-- wait), and only the DROP and RENAME at its end take the table's ACCESS EXCLUSIVE lock, until
+-- COMMIT (dropped first, the build held that lock: Events reads waited ≈ 2 s at 1M Events).
+CREATE INDEX events_by_start_date_next ON events (start_local_date, start_rank, start_key, public_id)
   INCLUDE (primary_locality_key, primary_country_key, id)
   WHERE active;
+DROP INDEX events_by_start_date;
+ALTER INDEX events_by_start_date_next RENAME TO events_by_start_date;
