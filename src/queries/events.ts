@@ -247,10 +247,10 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
     ORDER BY ${orderBy(keys)}`;
     return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: true };
   }
-  // a city or country walk picks its page's ids first (queries/search-shape.ts `walkedIds`)
-  const idsFirst = shape === 'walk' && c.nameContains === null;
+  // A city or country walk picks its page's ids first (queries/search-shape.ts `walkedIds`);
   // those candidates are sorted and cut before the media join (current at 1M: 350 probes of media
   // for a page of 21 before)
+  const idsFirst = shape === 'walk' && c.nameContains === null;
   const text = idsFirst
     ? `SELECT ${selected}
     FROM ${walkedIds(from, where, orderBy(ordered), limit)} ${mediaJoin}
