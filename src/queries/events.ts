@@ -247,10 +247,11 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
     ORDER BY ${orderBy(keys)}`;
     return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: true };
   }
-  // A city or country walk picks its page's ids first (queries/search-shape.ts `walkedIds`);
-  // those candidates are sorted and cut before the media join (current at 1M: 350 probes of media
-  // for a page of 21 before)
-  const idsFirst = shape === 'walk' && c.nameContains === null;
+  // A city or country walk in the default order picks its page's ids first from that order's index
+  // (queries/search-shape.ts `walkedIds`; the other orders' indexes do not hold the keys, so their
+  // walks stay as they were); those candidates are sorted and cut before the media join (current
+  // at 1M: 350 probes of media for a page of 21 before)
+  const idsFirst = shape === 'walk' && c.nameContains === null && c.sort === 'startLocalDate';
   const text = idsFirst
     ? `SELECT ${selected}
     FROM ${walkedIds(from, where, orderBy(ordered), limit)} ${mediaJoin}

@@ -65,9 +65,9 @@ export function shapedSearch(plan: EventsPlan): boolean {
 }
 
 /**
- * The rows (alias `e`) of a `cityContains` or `countryContains` page walked in its order (shape
- * `walk`): its ids picked first, from `from` filtered by `where` in `order`, then their rows read
- * by id. Where the order's index holds the term's column (events_by_start_date, migration 021)
+ * The rows (alias `e`) of a `cityContains` or `countryContains` page walked in the default order
+ * (shape `walk`): its ids picked first, from `from` filtered by `where` in `order`, then their rows
+ * read by id. That order's index holds the term's column (events_by_start_date, migration 021), so
  * the walk reads index entries only, not the heap page of every Event it passes (`london` at 1M:
  * ≈ 700 Events walked for a page of 21; docs/performance.md).
  */
