@@ -60,6 +60,13 @@ export interface EventRow {
    */
   stored_artists?: TextValue | null;
   stored_venues?: TextValue | null;
+  /**
+   * Rich previews (`include`, when the statement reads them: queries/event-relations.ts
+   * `richPreviewColumns`): null for an Event without an active member; `undefined` once moved
+   * into the page's relations, as the stored ones.
+   */
+  rich_artists?: TextValue | null;
+  rich_venues?: TextValue | null;
   [key: `k${number}`]: string | number | null;
 }
 
@@ -138,7 +145,7 @@ function ownText(fields: readonly EventField[]): string {
  * parses when new (event-own.ts, preview-texts.ts): the driver may hand them over undecoded
  * (queries/statement.ts `rawText`).
  */
-export const EVENT_RAW_TEXT: readonly string[] = ['own', 'stored_artists', 'stored_venues'];
+export const EVENT_RAW_TEXT: readonly string[] = ['own', 'stored_artists', 'stored_venues', 'rich_artists', 'rich_venues'];
 
 /** A select-list entry: its output name and its expression. */
 export interface Output {

@@ -1,18 +1,19 @@
 /**
  * GET /v1/events/{eventId}: one statement for what the Events page reads in several. The Event
  * row (the collection's allow-listed columns), its stored previews (LEFT JOIN, as the page
- * statement reads them) and its direct Series and Edition programs (each one JSON array text, the
- * same rows as the page's relationship statements: queries/event-programs.ts). Only rich
- * previews (`include`) and an Event without stored previews take more statements, the
- * collection's own (at most 3 more).
+ * statement reads them) or rich ones (`include`, as the page statement reads them:
+ * queries/event-relations.ts `richPreviewColumns`) and its direct Series and Edition programs
+ * (each one JSON array text, the same rows as the page's relationship statements:
+ * queries/event-programs.ts). Only an Event without stored previews takes more statements, the
+ * collection's own (at most 2 more).
  */
 import type { Reader } from '../db/reader.js';
 import type { EventDetailControls } from '../controls/event-detail.js';
-import { fetchEventRelations, takeStoredPreviews, type EventRelationRows } from './events-read.js';
+import { fetchEventRelations, takeCarriedPreviews, type EventRelationRows } from './events-read.js';
 import { EVENT_RAW_TEXT } from './event-columns.js';
 import { eventRows } from './event-own.js';
 import { eventColumns, storedPreviewColumns, type EventRow } from './events.js';
-import { anyPlain, plainPreviews } from './event-relations.js';
+import { anyPlain, plainPreviews, richPreviewColumns, richPreviews } from './event-relations.js';
 import {
   directSeriesJsonColumn,
   editionProgramsJsonColumn,
@@ -38,6 +39,7 @@ export function eventDetailStatement(eventId: string, controls: EventDetailContr
   const plain = plainPreviews(controls.fields, controls.include);
   const related = [
     ...storedPreviewColumns(plain),
+    ...richPreviewColumns(richPreviews(controls.fields, controls.include), 'e.id'),
     ...(controls.fields.includes('directEventSeries') ? [directSeriesJsonColumn()] : []),
     ...(controls.fields.includes('editionPrograms') ? [editionProgramsJsonColumn()] : []),
   ];
@@ -74,7 +76,7 @@ export async function fetchEventDetail(
   const [row] = (await eventRows(reader, detailStatement(eventId, controls, now))) as EventDetailRow[];
   if (row === undefined) return null;
   const relations = await fetchEventRelations(reader, [row.id], controls.fields, controls.include, {
-    stored: anyPlain(plainPreviews(controls.fields, controls.include)) ? takeStoredPreviews([row]) : undefined,
+    ...takeCarriedPreviews([row], controls.fields, controls.include),
     series: ownedRows<SeriesRefRow>(row.id, row.series_json),
     editions: ownedRows<EditionProgramRow>(row.id, row.editions_json),
   });

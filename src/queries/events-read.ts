@@ -1,9 +1,10 @@
 /**
  * One read of a page of Events: the page statement, then one statement per selected
- * relationship, whatever the page size. Plain Artist and Venue previews come from the stored
- * previews, read by the page statement itself (an Event detail's statement reads them too, and
- * its Series and Edition programs: queries/event-detail.ts); rich ones (`include`), and those of
- * an Event that has no stored row, from the preview statements.
+ * relationship, whatever the page size. The Artist and Venue previews are read by the page
+ * statement itself: plain ones from the stored previews, rich ones (`include`) from the members'
+ * stored texts (an Event detail's statement reads them too, and its Series and Edition programs:
+ * queries/event-detail.ts); only the plain previews of an Event that has no stored row come from
+ * the preview statements.
  * At most 7 statements in all (spec Limits allow 8; a bounded search reads its page in two
  * parts, queries/bounded-scan.ts, and the first read of a one-term search asks the planner for its
  * shape before its page, queries/search-shape.ts); the relationship statements run concurrently
@@ -19,6 +20,7 @@ import {
   artistPreviewsStatement,
   anyPlain,
   plainPreviews,
+  richPreviews,
   storedPreviewsStatement,
   venuePreviewsStatement,
   type PreviewTextRow,
@@ -75,6 +77,9 @@ function previewsByOwner<R>(rows: readonly PreviewTextRow[], parse: (eventId: st
  */
 export interface PrefetchedRelations {
   readonly stored?: StoredPreviewsRow[];
+  /** Rich previews (`include`) read by the Events' own statement: one row per Event with an active member. */
+  readonly richArtists?: PreviewTextRow[];
+  readonly richVenues?: PreviewTextRow[];
   readonly series?: SeriesRefRow[];
   readonly editions?: EditionProgramRow[];
 }
@@ -95,8 +100,8 @@ export async function fetchEventRelations(
   const probe = () => reader.rows<StoredPreviewsRow>(storedPreviewsStatement(ids, plain));
   const [stored, artists, venues, series, editions] = await Promise.all([
     fromStore ? (prefetched.stored ?? probe()) : none,
-    rich('artists') ? reader.rows<PreviewTextRow>(artistPreviewsStatement(ids, true)) : none,
-    rich('venues') ? reader.rows<PreviewTextRow>(venuePreviewsStatement(ids, true)) : none,
+    rich('artists') ? (prefetched.richArtists ?? reader.rows<PreviewTextRow>(artistPreviewsStatement(ids, true))) : none,
+    rich('venues') ? (prefetched.richVenues ?? reader.rows<PreviewTextRow>(venuePreviewsStatement(ids, true))) : none,
     want('directEventSeries') ? (prefetched.series ?? reader.rows<SeriesRefRow>(directSeriesStatement(ids))) : none,
     want('editionPrograms') ? (prefetched.editions ?? reader.rows<EditionProgramRow>(editionProgramsStatement(ids))) : none,
   ]);
@@ -127,12 +132,24 @@ export async function fetchEventRelations(
 }
 
 /**
- * The stored previews that Event rows read by a LEFT JOIN carry (none for an Event without a
- * stored row), moved out of the rows: the page's relations hold them from then on, parsed, and
- * the rows keep only what the projection reads (a page's inputs, present/events-page.ts, are its
+ * The previews that Event rows carry (the stored ones read by a LEFT JOIN, none for an Event
+ * without a stored row; the rich ones of `richPreviewColumns`, none for an Event without an active
+ * member), moved out of the rows: the page's relations hold them from then on, parsed, and the
+ * rows keep only what the projection reads (a page's inputs, present/events-page.ts, are its
  * rows' values: a text as the driver hands it over may be a RawText, a new object on every read).
+ * Only what the rows carry is returned: a kind of preview they do not carry is read by its own
+ * statement (fetchEventRelations).
  */
-export function takeStoredPreviews(rows: readonly EventRow[]): StoredPreviewsRow[] {
+export function takeCarriedPreviews(rows: readonly EventRow[], fields: readonly EventField[], include: readonly EventInclude[]): PrefetchedRelations {
+  const rich = richPreviews(fields, include);
+  return {
+    ...(anyPlain(plainPreviews(fields, include)) ? { stored: takeStoredPreviews(rows) } : {}),
+    ...(rich.artists ? { richArtists: takeRichPreviews(rows, 'rich_artists') } : {}),
+    ...(rich.venues ? { richVenues: takeRichPreviews(rows, 'rich_venues') } : {}),
+  };
+}
+
+function takeStoredPreviews(rows: readonly EventRow[]): StoredPreviewsRow[] {
   const stored: StoredPreviewsRow[] = [];
   for (const r of rows) {
     const artists = r.stored_artists;
@@ -145,6 +162,17 @@ export function takeStoredPreviews(rows: readonly EventRow[]): StoredPreviewsRow
     stored.push({ owner_id: r.id, ...(artists != null ? { artists } : {}), ...(venues != null ? { venues } : {}) });
   }
   return stored;
+}
+
+function takeRichPreviews(rows: readonly EventRow[], column: 'rich_artists' | 'rich_venues'): PreviewTextRow[] {
+  const taken: PreviewTextRow[] = [];
+  for (const r of rows) {
+    const items = r[column];
+    if (items === undefined) throw new Error(`the Events' statement did not read ${column}`);
+    r[column] = undefined; // set, not deleted: the row keeps its shape
+    if (items !== null) taken.push({ owner_id: r.id, items });
+  }
+  return taken;
 }
 
 interface PageStatementInput {
@@ -262,7 +290,6 @@ async function searchChoice(reader: Reader, plan: EventsPlan): Promise<SearchCho
 export async function fetchEventsPage(reader: Reader, plan: EventsPlan, walkedRows = WALKED_ROWS): Promise<EventsPageRows> {
   const { rows, hasMore } = splitPage(await pageRows(reader, plan, walkedRows), plan.limit);
   const { fields, include } = plan.controls;
-  const stored = anyPlain(plainPreviews(fields, include)) ? takeStoredPreviews(rows) : undefined;
-  const relations = await fetchEventRelations(reader, rows.map((r) => r.id), fields, include, { stored });
+  const relations = await fetchEventRelations(reader, rows.map((r) => r.id), fields, include, takeCarriedPreviews(rows, fields, include));
   return { rows, hasMore, relations };
 }

@@ -5,8 +5,8 @@
  * query reading stored previews takes `*` of the allow-listed page subquery).
  */
 import type { EventsPlan } from '../plan/events.js';
-import type { EventSort } from '../plan/event-fields.js';
-import { plainPreviews, type PlainPreviews } from './event-relations.js';
+import type { EventField, EventInclude, EventSort } from '../plan/event-fields.js';
+import { anyPlain, plainPreviews, richPreviewColumns, richPreviews, type PlainPreviews } from './event-relations.js';
 import { lowerName } from '../text/normalize.js';
 import { selectedMediaJoin } from './items.js';
 import { afterNearWalk, afterWalk, boundedSearch, nearWalkedSource, termsWithoutTrigram, unindexed, unindexedText, walkedSource, type ScanPart } from './bounded-scan.js';
@@ -178,7 +178,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
   const limit = rowLimit(c.limit + 1);
   // the order keys again, typed, as o0… (what an outer query orders by)
   const order = orderKeyOutputs(keys);
-  const stored = storedPreviewColumns(plainPreviews(c.fields, c.include));
+  const stored = pagePreviews(c.fields, c.include);
   // a filter that bounds the start of a start order (the phase, or the other start column): two
   // branches, a range of the order's index from the bound and the Events that escape it
   // (queries/start-bounds.ts); the near walk has its own
@@ -221,11 +221,11 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
     // around now that the phase rejects (queries/phase.ts)
     const usuals = scan === undefined && branches.ranges !== undefined ? branches.ranges : [{ condition: usual, unindexed: false }];
     const all = [...usuals, ...branches.rares].map((r) => (r.unindexed ? sorted(r.condition) : branch(r.condition)));
-    // the union keeps the order keys only while the stored previews still have to be ordered
-    const text = `SELECT ${stored.length > 0 ? 'u.*' : outputsOf('u', outputs)} FROM (${all.join('\n    UNION ALL ')}) u
+    // the union keeps the order keys only while the previews still have to be read and ordered
+    const text = `SELECT ${stored.columns.length > 0 ? 'u.*' : outputsOf('u', outputs)} FROM (${all.join('\n    UNION ALL ')}) u
     ORDER BY ${orderByOutputs('u', keys)}
     ${limit}`;
-    return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: phaseOnly };
+    return { name: 'events.page', text: withPreviews(text, keys, stored, outputs), values: p.values, stablePlan: phaseOnly };
   }
   let from = walk?.from ?? 'events e';
   let prefix = '';
@@ -240,12 +240,12 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
     where.push(...walked.after);
     ordered = keys.map(unindexed);
   }
-  const selected = [columns, ...(stored.length > 0 ? [order] : [])].join(', ');
+  const selected = [columns, ...(stored.columns.length > 0 ? [order] : [])].join(', ');
   if (currentParts !== null) {
     const text = `SELECT ${selected}
     FROM ${currentCandidates(where, currentParts, keys, limit)} ${mediaJoin}
     ORDER BY ${orderBy(keys)}`;
-    return { name: 'events.page', text: withStoredPreviews(text, keys, stored, outputs), values: p.values, stablePlan: true };
+    return { name: 'events.page', text: withPreviews(text, keys, stored, outputs), values: p.values, stablePlan: true };
   }
   // A city or country walk in the default order picks its page's ids first from that order's index
   // (queries/search-shape.ts `walkedIds`; the other orders' indexes do not hold the keys, so their
@@ -272,7 +272,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
   const stablePlan = plainWalk || nearWalkOnly || rangeWalk || currentAlone || shape !== undefined;
   return {
     name,
-    text: withStoredPreviews(text, keys, stored, outputs),
+    text: withPreviews(text, keys, stored, outputs),
     values: p.values,
     stablePlan,
     ...(choice?.heavy === true ? { heavy: true } : {}),
@@ -291,16 +291,26 @@ export function storedPreviewColumns(plain: PlainPreviews): string[] {
   ];
 }
 
-/**
- * The page's stored previews, read by the page statement itself (one statement, one round trip):
- * joined AFTER the page's LIMIT, so whatever plan picks the page (an ordered walk, a sorted
- * bitmap scan) probes `event_previews` for its rows only; the outer query orders by the typed
- * order keys (o0…) the inner query carries.
- */
-function withStoredPreviews(inner: string, keys: readonly SortKey[], stored: readonly string[], outputs: readonly Output[]): string {
-  if (stored.length === 0) return inner;
-  return `SELECT ${outputsOf('pg', outputs)}, ${stored.join(', ')}
-    FROM (${inner}) pg LEFT JOIN event_previews ep ON ep.event_id = pg.id
-    ORDER BY ${orderByOutputs('pg', keys)}`;
+/** The previews a page's rows carry: the stored plain ones (from `event_previews`) and the rich ones. */
+interface PagePreviews {
+  readonly columns: readonly string[];
+  /** Whether a column reads `event_previews` (ep). */
+  readonly stored: boolean;
+}
+function pagePreviews(fields: readonly EventField[], include: readonly EventInclude[]): PagePreviews {
+  const plain = plainPreviews(fields, include);
+  return { columns: [...storedPreviewColumns(plain), ...richPreviewColumns(richPreviews(fields, include), 'pg.id')], stored: anyPlain(plain) };
 }
 
+/**
+ * The page's previews, read by the page statement itself (one statement, one round trip): the
+ * stored ones joined and the rich ones read AFTER the page's LIMIT, so whatever plan picks the
+ * page (an ordered walk, a sorted bitmap scan) probes `event_previews` and the memberships for
+ * its rows only; the outer query orders by the typed order keys (o0…) the inner query carries.
+ */
+function withPreviews(inner: string, keys: readonly SortKey[], previews: PagePreviews, outputs: readonly Output[]): string {
+  if (previews.columns.length === 0) return inner;
+  return `SELECT ${outputsOf('pg', outputs)}, ${previews.columns.join(', ')}
+    FROM (${inner}) pg ${previews.stored ? 'LEFT JOIN event_previews ep ON ep.event_id = pg.id' : ''}
+    ORDER BY ${orderByOutputs('pg', keys)}`;
+}

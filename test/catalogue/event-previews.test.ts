@@ -308,9 +308,28 @@ for (const engine of testEngines()) {
       };
       const fromStored = await included();
       assert.ok(fromStored.some(([a]) => a.some((x) => x.name === 'Zoe')));
+      // what the page and the detail statements carry (richPreviewColumns) is what the rich preview statements read
+      const carried = async () => {
+        const statements: string[] = [];
+        const reader = new Reader(store.db, (st) => statements.push(st.name));
+        const plan = planEvents('/v1/events', parseEventControls(parseQueryString('include=artists,venues&limit=50')), new Date());
+        const page = await fetchEventsPage(reader, plan);
+        const byId = new Map(page.rows.map((r) => [r.id, r.public_id]));
+        assert.deepEqual([...byId.keys()].sort(), [...ids].sort(), 'every active Event on the page');
+        const details = await Promise.all(
+          ids.map(async (id) => {
+            const found = await fetchEventDetail(reader, byId.get(id)!, parseEventDetailControls(parseQueryString('include=artists,venues')), new Date().toISOString());
+            return [found!.relations.artists.get(id) ?? [], found!.relations.venues.get(id) ?? []] as const;
+          }),
+        );
+        assert.deepEqual(statements, ['events.page', ...ids.map(() => 'events.detail')], 'no preview statement of their own');
+        return { page: ids.map((id) => [page.relations.artists.get(id) ?? [], page.relations.venues.get(id) ?? []] as const), details };
+      };
+      assert.deepEqual(await carried(), { page: fromStored, details: fromStored });
       await store.db.pool.query('UPDATE artists SET rich_preview = NULL');
       await store.db.pool.query('UPDATE venues SET rich_preview = NULL');
       assert.deepEqual(await included(), fromStored, 'members without a stored text are rendered by the statement');
+      assert.deepEqual(await carried(), { page: fromStored, details: fromStored }, 'and by the page and detail statements');
       const client = await store.db.pool.connect();
       try {
         await client.query('BEGIN');

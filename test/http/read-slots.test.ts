@@ -13,8 +13,8 @@ import { Readable } from 'node:stream';
 import type pg from 'pg';
 import { importCatalogue } from '../../src/catalogue/importer.js';
 import type { Database } from '../../src/db/database.js';
-import { artistPreviewsStatement, venuePreviewsStatement } from '../../src/queries/event-relations.js';
-import { EV, resourcesCatalogue } from '../fixtures/resources.js';
+import { directSeriesStatement, editionProgramsStatement } from '../../src/queries/event-programs.js';
+import { resourcesCatalogue } from '../fixtures/resources.js';
 import { engines, openTestDatabase, startServer, type TestDatabase, type TestServer } from '../helper.js';
 
 interface Control {
@@ -119,11 +119,12 @@ function wrap(db: Database, c: Control): Database {
   return { ...rest, pool: pool as unknown as pg.Pool };
 }
 
-// An Event detail with rich previews: after its own statement, two relationship statements run
-// at once (an Event detail reads its Series and Edition programs in its own statement).
-const ARTISTS = artistPreviewsStatement(['1'], true).text;
-const VENUES = venuePreviewsStatement(['1'], true).text;
-const DETAIL = `/v1/events/${EV(1)}?fields=name,artists,venues&include=artists,venues`;
+// A page of one Event with its Series and Edition programs: after the page statement, two
+// relationship statements run at once (an Event detail reads both in its own statement, and a
+// page its previews, rich ones too).
+const SERIES = directSeriesStatement(['1']).text;
+const EDITIONS = editionProgramsStatement(['1']).text;
+const READ = '/v1/events?fields=name,directEventSeries,editionPrograms&limit=1';
 
 for (const engine of engines()) {
   describe(`read slots follow the database's work on ${engine.name}`, () => {
@@ -153,14 +154,14 @@ for (const engine of engines()) {
       { skip: engine.name === 'postgres' ? false : 'PGlite runs one statement at a time: none is running when another fails' },
       async () => {
         const c = control();
-        c.hold.add(ARTISTS);
-        c.fail.add(VENUES); // fails once the Artists statement is running on its own connection
+        c.hold.add(SERIES);
+        c.fail.add(EDITIONS); // fails once the Series statement is running on its own connection
         const server: TestServer = await startServer(wrap(t.db, c), { dbReads: 1 });
         try {
-          const failed = await server.json(DETAIL);
+          const failed = await server.json(READ);
           assert.equal(failed.status, 500, JSON.stringify(failed.body).slice(0, 300));
           await assertSlotFollowsHeld(server, c);
-          assert.ok(c.executed.includes(ARTISTS));
+          assert.ok(c.executed.includes(SERIES));
         } finally {
           c.open();
           await server.close();
@@ -170,10 +171,10 @@ for (const engine of engines()) {
 
     it('a read past its client-side deadline (503) keeps its slot until its statement finished', async () => {
       const c = control();
-      c.hold.add(ARTISTS);
+      c.hold.add(SERIES);
       const server: TestServer = await startServer(wrap(t.db, c), { dbReads: 1, statementTimeoutMs: 300 });
       try {
-        const late = await server.json(DETAIL);
+        const late = await server.json(READ);
         assert.equal(late.status, 503, JSON.stringify(late.body).slice(0, 300));
         assert.equal(late.body.error.message, 'The database is temporarily unavailable; retry later.');
         await assertSlotFollowsHeld(server, c);
@@ -188,18 +189,18 @@ for (const engine of engines()) {
       { skip: engine.name === 'pglite' ? false : 'PostgreSQL has a connection per statement: nothing queues behind another read' },
       async () => {
         const c = control();
-        c.hold.add(ARTISTS); // holds PGlite's one connection: the Venues statement queues behind it
+        c.hold.add(SERIES); // holds PGlite's one connection: the Editions statement queues behind it
         const server: TestServer = await startServer(wrap(t.db, c), { dbReads: 2, statementTimeoutMs: 300 });
         try {
-          const late = await server.json(DETAIL);
+          const late = await server.json(READ);
           assert.equal(late.status, 503, JSON.stringify(late.body).slice(0, 300));
           const next = server.json('/v1/events?limit=1');
           c.open();
           const res = await next;
           assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
           await c.heldDone;
-          assert.ok(c.executed.includes(ARTISTS), 'the held statement ran (it had started)');
-          assert.ok(!c.executed.includes(VENUES), 'the answered read’s queued statement never ran');
+          assert.ok(c.executed.includes(SERIES), 'the held statement ran (it had started)');
+          assert.ok(!c.executed.includes(EDITIONS), 'the answered read’s queued statement never ran');
         } finally {
           c.open();
           await server.close();

@@ -1,6 +1,6 @@
 /**
- * Round trips per read (issue 16): an Event detail reads its row, stored previews, Series and
- * Edition programs in one statement; a nested list's page statement checks its parent itself, so
+ * Round trips per read (issue 16): an Event detail reads its row, stored or rich previews, Series
+ * and Edition programs in one statement, an Events page its rows and previews; a nested list's page statement checks its parent itself, so
  * the parent's own statement runs only when the page is empty (to tell a 404 from []) or before a
  * compact boundary is resolved (a missing parent comes before a stale boundary).
  */
@@ -23,17 +23,27 @@ for (const engine of engines()) {
       return { res, names: t.srv.statements.map((s) => s.name) };
     };
 
-    it('an Event detail is one statement; rich previews add their own two', async () => {
+    it('an Event detail is one statement, with rich previews too', async () => {
       const plain = await read(`/v1/events/${EV(1)}`);
       assert.equal(plain.res.status, 200);
       assert.deepEqual(plain.names, ['events.detail']);
       assert.ok(plain.res.body.data.directEventSeries.length > 0 && plain.res.body.data.editionPrograms.length > 0, 'the fixture Event has both');
       const rich = await read(`/v1/events/${EV(1)}?include=artists,venues`);
       assert.equal(rich.res.status, 200);
-      assert.deepEqual([...rich.names].sort(), ['events.artistPreviews', 'events.detail', 'events.venuePreviews']);
+      assert.deepEqual(rich.names, ['events.detail']);
+      assert.ok(rich.res.body.data.artists.items.length > 0 && rich.res.body.data.venues.items.length > 0, 'the fixture Event has both');
+      assert.ok('description' in rich.res.body.data.artists.items[0], 'rich previews');
       const missing = await read(`/v1/events/${EV(3)}`);
       assert.equal(missing.res.status, 404);
       assert.deepEqual(missing.names, ['events.detail']);
+    });
+
+    it('an Events page with rich previews is one statement', async () => {
+      const rich = await read('/v1/events?include=artists,venues');
+      assert.equal(rich.res.status, 200);
+      assert.deepEqual(rich.names, ['events.page']);
+      const items = rich.res.body.data.flatMap((e: { artists: { items: object[] } }) => e.artists.items);
+      assert.ok(items.length > 0 && items.every((a: object) => 'description' in a), 'rich previews');
     });
 
     it('a name term without a trigram: one statement when the walked Events fill the page, the rest only otherwise', async () => {
