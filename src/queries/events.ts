@@ -225,7 +225,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
     const text = `SELECT ${stored.columns.length > 0 ? 'u.*' : outputsOf('u', outputs)} FROM (${all.join('\n    UNION ALL ')}) u
     ORDER BY ${orderByOutputs('u', keys)}
     ${limit}`;
-    return { name: 'events.page', text: withPreviews(text, keys, stored, outputs), values: p.values, stablePlan: phaseOnly };
+    return { name: 'events.page', text: withPreviews(text, keys, stored, outputs), values: p.values, stablePlan: phaseOnly, rawText: EVENT_RAW_TEXT };
   }
   let from = walk?.from ?? 'events e';
   let prefix = '';
@@ -245,7 +245,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
     const text = `SELECT ${selected}
     FROM ${currentCandidates(where, currentParts, keys, limit)} ${mediaJoin}
     ORDER BY ${orderBy(keys)}`;
-    return { name: 'events.page', text: withPreviews(text, keys, stored, outputs), values: p.values, stablePlan: true };
+    return { name: 'events.page', text: withPreviews(text, keys, stored, outputs), values: p.values, stablePlan: true, rawText: EVENT_RAW_TEXT };
   }
   // A city or country walk in the default order picks its page's ids first from that order's index
   // (queries/search-shape.ts `walkedIds`; the other orders' indexes do not hold the keys, so their
