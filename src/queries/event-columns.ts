@@ -67,6 +67,9 @@ export interface EventRow {
    */
   rich_artists?: TextValue | null;
   rich_venues?: TextValue | null;
+  /** Direct Series and Edition programs (when the statement reads them), as JSON array texts. */
+  series_json?: string | null;
+  editions_json?: string | null;
   [key: `k${number}`]: string | number | null;
 }
 

@@ -67,15 +67,15 @@ function membershipsStatement(eventIds: readonly string[], shape: MembershipShap
 }
 
 /**
- * The same rows for the Event of the enclosing query (`e`), as one JSON array text in that
- * query's own row: an Event detail reads its Series and Edition programs in its one statement
- * instead of one round trip each. The same members, limit and order (the aggregate's own ORDER
+ * The same rows for the Event of the enclosing query (its id: `eventId`), as one JSON array text
+ * in that query's own row: an Event detail and an Events page read their Series and Edition
+ * programs in their one statement instead of one round trip each. The same members, limit and order (the aggregate's own ORDER
  * BY, not the lateral's, so the order is guaranteed); `r` is the row `perEvent` selects without
  * its `owner_id`, so the array's objects carry the same names and text values.
  */
-function membershipsJson(shape: MembershipShape): string {
+function membershipsJson(shape: MembershipShape, eventId: string): string {
   return `(SELECT coalesce(json_agg(r ORDER BY ${memberOrder(shape.order)}), '[]')::text
-      FROM (SELECT e.id AS event_id) x
+      FROM (SELECT ${eventId} AS event_id) x
       CROSS JOIN LATERAL (${shape.member} ORDER BY ${shape.order} ${rowLimit(MEMBERSHIP_READ_LIMIT)}) m
       CROSS JOIN LATERAL (SELECT ${shape.outputs}) r)`;
 }
@@ -118,6 +118,9 @@ export interface EditionProgramRow {
 export const editionProgramsStatement = (eventIds: readonly string[]): Statement =>
   membershipsStatement(eventIds, EDITION_PROGRAMS, 'events.editionPrograms');
 
-/** An Event detail's select-list columns for its Series (`series_json`) and Edition programs (`editions_json`). */
-export const directSeriesJsonColumn = () => `${membershipsJson(DIRECT_SERIES)} AS series_json`;
-export const editionProgramsJsonColumn = () => `${membershipsJson(EDITION_PROGRAMS)} AS editions_json`;
+/**
+ * The select-list columns of an Event row's Series (`series_json`) and Edition programs
+ * (`editions_json`), the Event's id being the SQL expression `eventId` (queries/event-carried.ts).
+ */
+export const directSeriesJsonColumn = (eventId: string) => `${membershipsJson(DIRECT_SERIES, eventId)} AS series_json`;
+export const editionProgramsJsonColumn = (eventId: string) => `${membershipsJson(EDITION_PROGRAMS, eventId)} AS editions_json`;

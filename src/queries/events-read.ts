@@ -1,14 +1,14 @@
 /**
- * One read of a page of Events: the page statement, then one statement per selected
- * relationship, whatever the page size. The Artist and Venue previews are read by the page
- * statement itself: plain ones from the stored previews, rich ones (`include`) from the members'
- * stored texts (an Event detail's statement reads them too, and its Series and Edition programs:
- * queries/event-detail.ts); only the plain previews of an Event that has no stored row come from
- * the preview statements.
- * At most 7 statements in all (spec Limits allow 8; a bounded search reads its page in two
+ * One read of a page of Events: the page statement, which carries the page's relationships
+ * (queries/event-carried.ts: the plain previews from the stored ones, the rich ones from the
+ * members' stored texts, the direct Series and Edition programs), as an Event detail's statement
+ * does (queries/event-detail.ts). Only the plain previews of Events that have no stored row take
+ * statements of their own, one per member kind whatever the page size (none once the importer or
+ * migration 005 ran).
+ * At most 5 statements in all (spec Limits allow 8; a bounded search reads its page in two
  * parts, queries/bounded-scan.ts, and the first read of a one-term search asks the planner for its
  * shape before its page, queries/search-shape.ts); the relationship statements run concurrently
- * (at most 3 at once, enforced by the Reader).
+ * (at most 2 at once, within the Reader's limit).
  */
 import type { TextValue } from '../db/raw-text.js';
 import type { Reader } from '../db/reader.js';
@@ -20,7 +20,6 @@ import {
   artistPreviewsStatement,
   anyPlain,
   plainPreviews,
-  richPreviews,
   storedPreviewsStatement,
   venuePreviewsStatement,
   type PreviewTextRow,
@@ -33,6 +32,7 @@ import {
   type SeriesRefRow,
 } from './event-programs.js';
 import { eventRows } from './event-own.js';
+import { takeCarried, type PrefetchedRelations } from './event-carried.js';
 import { WALKED_ROWS, boundedSearch, type ScanPart } from './bounded-scan.js';
 import type { Statement } from './statement.js';
 import { NOW_PROBES, StatementMemo } from './statement-memo.js';
@@ -72,19 +72,11 @@ function previewsByOwner<R>(rows: readonly PreviewTextRow[], parse: (eventId: st
 }
 
 /**
- * What the Events' own statement already read (an Events page: the stored previews; an Event
- * detail: those and its Series and Edition programs): no statement of their own then.
+ * Reads the relationships of the given Events for the selected fields, except those `prefetched`
+ * (what the Events' own statement carried): a statement per relationship, whatever the number of
+ * Events. The statements are also the reference the carried columns are compared with
+ * (test/catalogue/event-previews.test.ts, test/http/event-members.test.ts).
  */
-export interface PrefetchedRelations {
-  readonly stored?: StoredPreviewsRow[];
-  /** Rich previews (`include`) read by the Events' own statement: one row per Event with an active member. */
-  readonly richArtists?: PreviewTextRow[];
-  readonly richVenues?: PreviewTextRow[];
-  readonly series?: SeriesRefRow[];
-  readonly editions?: EditionProgramRow[];
-}
-
-/** Reads the relationships of the given Events for the selected fields, except those `prefetched`. */
 export async function fetchEventRelations(
   reader: Reader,
   ids: string[],
@@ -129,50 +121,6 @@ export async function fetchEventRelations(
     }
   }
   return relations;
-}
-
-/**
- * The previews that Event rows carry (the stored ones read by a LEFT JOIN, none for an Event
- * without a stored row; the rich ones of `richPreviewColumns`, none for an Event without an active
- * member), moved out of the rows: the page's relations hold them from then on, parsed, and the
- * rows keep only what the projection reads (a page's inputs, present/events-page.ts, are its
- * rows' values: a text as the driver hands it over may be a RawText, a new object on every read).
- * Only what the rows carry is returned: a kind of preview they do not carry is read by its own
- * statement (fetchEventRelations).
- */
-export function takeCarriedPreviews(rows: readonly EventRow[], fields: readonly EventField[], include: readonly EventInclude[]): PrefetchedRelations {
-  const rich = richPreviews(fields, include);
-  return {
-    ...(anyPlain(plainPreviews(fields, include)) ? { stored: takeStoredPreviews(rows) } : {}),
-    ...(rich.artists ? { richArtists: takeRichPreviews(rows, 'rich_artists') } : {}),
-    ...(rich.venues ? { richVenues: takeRichPreviews(rows, 'rich_venues') } : {}),
-  };
-}
-
-function takeStoredPreviews(rows: readonly EventRow[]): StoredPreviewsRow[] {
-  const stored: StoredPreviewsRow[] = [];
-  for (const r of rows) {
-    const artists = r.stored_artists;
-    const venues = r.stored_venues;
-    if (artists === undefined && venues === undefined) continue;
-    // set, not deleted: the row keeps its shape
-    if (artists !== undefined) r.stored_artists = undefined;
-    if (venues !== undefined) r.stored_venues = undefined;
-    if (artists == null && venues == null) continue; // no stored row (the LEFT JOIN found none)
-    stored.push({ owner_id: r.id, ...(artists != null ? { artists } : {}), ...(venues != null ? { venues } : {}) });
-  }
-  return stored;
-}
-
-function takeRichPreviews(rows: readonly EventRow[], column: 'rich_artists' | 'rich_venues'): PreviewTextRow[] {
-  const taken: PreviewTextRow[] = [];
-  for (const r of rows) {
-    const items = r[column];
-    if (items === undefined) throw new Error(`the Events' statement did not read ${column}`);
-    r[column] = undefined; // set, not deleted: the row keeps its shape
-    if (items !== null) taken.push({ owner_id: r.id, items });
-  }
-  return taken;
 }
 
 interface PageStatementInput {
@@ -290,6 +238,6 @@ async function searchChoice(reader: Reader, plan: EventsPlan): Promise<SearchCho
 export async function fetchEventsPage(reader: Reader, plan: EventsPlan, walkedRows = WALKED_ROWS): Promise<EventsPageRows> {
   const { rows, hasMore } = splitPage(await pageRows(reader, plan, walkedRows), plan.limit);
   const { fields, include } = plan.controls;
-  const relations = await fetchEventRelations(reader, rows.map((r) => r.id), fields, include, takeCarriedPreviews(rows, fields, include));
+  const relations = await fetchEventRelations(reader, rows.map((r) => r.id), fields, include, takeCarried(rows, fields, include));
   return { rows, hasMore, relations };
 }

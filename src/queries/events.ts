@@ -5,8 +5,8 @@
  * query reading stored previews takes `*` of the allow-listed page subquery).
  */
 import type { EventsPlan } from '../plan/events.js';
-import type { EventField, EventInclude, EventSort } from '../plan/event-fields.js';
-import { anyPlain, plainPreviews, richPreviewColumns, richPreviews, type PlainPreviews } from './event-relations.js';
+import type { EventSort } from '../plan/event-fields.js';
+import { carriedColumns, type CarriedColumns } from './event-carried.js';
 import { lowerName } from '../text/normalize.js';
 import { selectedMediaJoin } from './items.js';
 import { afterNearWalk, afterWalk, boundedSearch, nearWalkedSource, termsWithoutTrigram, unindexed, unindexedText, walkedSource, type ScanPart } from './bounded-scan.js';
@@ -178,7 +178,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
   const limit = rowLimit(c.limit + 1);
   // the order keys again, typed, as o0… (what an outer query orders by)
   const order = orderKeyOutputs(keys);
-  const stored = pagePreviews(c.fields, c.include);
+  const stored = carriedColumns(c.fields, c.include, 'pg.id');
   // a filter that bounds the start of a start order (the phase, or the other start column): two
   // branches, a range of the order's index from the bound and the Events that escape it
   // (queries/start-bounds.ts); the near walk has its own
@@ -225,7 +225,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
     const text = `SELECT ${stored.columns.length > 0 ? 'u.*' : outputsOf('u', outputs)} FROM (${all.join('\n    UNION ALL ')}) u
     ORDER BY ${orderByOutputs('u', keys)}
     ${limit}`;
-    return { name: 'events.page', text: withPreviews(text, keys, stored, outputs), values: p.values, stablePlan: phaseOnly, rawText: EVENT_RAW_TEXT };
+    return { name: 'events.page', text: withCarried(text, keys, stored, outputs), values: p.values, stablePlan: phaseOnly, rawText: EVENT_RAW_TEXT };
   }
   let from = walk?.from ?? 'events e';
   let prefix = '';
@@ -245,7 +245,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
     const text = `SELECT ${selected}
     FROM ${currentCandidates(where, currentParts, keys, limit)} ${mediaJoin}
     ORDER BY ${orderBy(keys)}`;
-    return { name: 'events.page', text: withPreviews(text, keys, stored, outputs), values: p.values, stablePlan: true, rawText: EVENT_RAW_TEXT };
+    return { name: 'events.page', text: withCarried(text, keys, stored, outputs), values: p.values, stablePlan: true, rawText: EVENT_RAW_TEXT };
   }
   // A city or country walk in the default order picks its page's ids first from that order's index
   // (queries/search-shape.ts `walkedIds`; the other orders' indexes do not hold the keys, so their
@@ -272,7 +272,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
   const stablePlan = plainWalk || nearWalkOnly || rangeWalk || currentAlone || shape !== undefined;
   return {
     name,
-    text: withPreviews(text, keys, stored, outputs),
+    text: withCarried(text, keys, stored, outputs),
     values: p.values,
     stablePlan,
     ...(choice?.heavy === true ? { heavy: true } : {}),
@@ -281,36 +281,15 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
 }
 
 /**
- * The stored previews a page (or an Event detail) reads: its plain Artist and Venue previews, as their JSON text (parsed
- * once per distinct text by queries/preview-texts.ts, not by the driver on every read).
+ * The page's previews, Series and Edition programs, read by the page statement itself (one
+ * statement, one round trip: queries/event-carried.ts) AFTER the page's LIMIT, so whatever plan
+ * picks the page (an ordered walk, a sorted bitmap scan) probes `event_previews` and the
+ * memberships for its rows only; the outer query orders by the typed order keys (o0…) the inner
+ * query carries.
  */
-export function storedPreviewColumns(plain: PlainPreviews): string[] {
-  return [
-    ...(plain.artists ? ['ep.artists::text AS stored_artists'] : []),
-    ...(plain.venues ? ['ep.venues::text AS stored_venues'] : []),
-  ];
-}
-
-/** The previews a page's rows carry: the stored plain ones (from `event_previews`) and the rich ones. */
-interface PagePreviews {
-  readonly columns: readonly string[];
-  /** Whether a column reads `event_previews` (ep). */
-  readonly stored: boolean;
-}
-function pagePreviews(fields: readonly EventField[], include: readonly EventInclude[]): PagePreviews {
-  const plain = plainPreviews(fields, include);
-  return { columns: [...storedPreviewColumns(plain), ...richPreviewColumns(richPreviews(fields, include), 'pg.id')], stored: anyPlain(plain) };
-}
-
-/**
- * The page's previews, read by the page statement itself (one statement, one round trip): the
- * stored ones joined and the rich ones read AFTER the page's LIMIT, so whatever plan picks the
- * page (an ordered walk, a sorted bitmap scan) probes `event_previews` and the memberships for
- * its rows only; the outer query orders by the typed order keys (o0…) the inner query carries.
- */
-function withPreviews(inner: string, keys: readonly SortKey[], previews: PagePreviews, outputs: readonly Output[]): string {
-  if (previews.columns.length === 0) return inner;
-  return `SELECT ${outputsOf('pg', outputs)}, ${previews.columns.join(', ')}
-    FROM (${inner}) pg ${previews.stored ? 'LEFT JOIN event_previews ep ON ep.event_id = pg.id' : ''}
+function withCarried(inner: string, keys: readonly SortKey[], carried: CarriedColumns, outputs: readonly Output[]): string {
+  if (carried.columns.length === 0) return inner;
+  return `SELECT ${outputsOf('pg', outputs)}, ${carried.columns.join(', ')}
+    FROM (${inner}) pg ${carried.stored ? 'LEFT JOIN event_previews ep ON ep.event_id = pg.id' : ''}
     ORDER BY ${orderByOutputs('pg', keys)}`;
 }

@@ -72,6 +72,12 @@ for (const engine of engines()) {
       const editions = await t.srv.json(`/v1/events/${EV(1)}/editions`);
       assert.deepEqual(res.body.data.directEventSeries, series.body.data);
       assert.deepEqual(res.body.data.editionPrograms, editions.body.data);
+      // an Events page carries the same (queries/event-carried.ts)
+      const page = await t.srv.json('/v1/events?fields=name,directEventSeries,editionPrograms&limit=50');
+      assert.equal(page.status, 200);
+      const listed = page.body.data.find((e: { publicId: string }) => e.publicId === EV(1));
+      assert.deepEqual(listed.directEventSeries, series.body.data);
+      assert.deepEqual(listed.editionPrograms, editions.body.data);
     });
 
     it('selects fields and include on the detail', async () => {

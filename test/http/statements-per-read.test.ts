@@ -38,12 +38,17 @@ for (const engine of engines()) {
       assert.deepEqual(missing.names, ['events.detail']);
     });
 
-    it('an Events page with rich previews is one statement', async () => {
+    it('an Events page with rich previews, Series and Edition programs is one statement', async () => {
       const rich = await read('/v1/events?include=artists,venues');
       assert.equal(rich.res.status, 200);
       assert.deepEqual(rich.names, ['events.page']);
       const items = rich.res.body.data.flatMap((e: { artists: { items: object[] } }) => e.artists.items);
       assert.ok(items.length > 0 && items.every((a: object) => 'description' in a), 'rich previews');
+      const programs = await read('/v1/events?fields=name,artists,venues,directEventSeries,editionPrograms');
+      assert.equal(programs.res.status, 200);
+      assert.deepEqual(programs.names, ['events.page']);
+      const has = (f: string) => programs.res.body.data.some((e: Record<string, unknown[]>) => e[f]!.length > 0);
+      assert.ok(has('directEventSeries') && has('editionPrograms'), 'the fixture has both');
     });
 
     it('a name term without a trigram: one statement when the walked Events fill the page, the rest only otherwise', async () => {
