@@ -108,8 +108,9 @@ const BLOCKED = `CASE WHEN EXISTS (
  * The next row: first one whose lock another transaction does not hold against it (`BLOCKED`,
  * above); then the longest work first as far as it can be told (longest-processing-time order
  * keeps the connections busy to the end): the previews (≈ 35 s of one backend at 1,000,000
- * Events), then GIN, then GiST indexes (both built on one process; the two name trigram GINs ≈ 10
- * s each, the GiST ≈ 5 s), then the foreign keys to validate (≈ 0.3–1.5 s each), then btree
+ * Events), then GIN, then GiST and SP-GiST indexes (all built on one process; the two name
+ * trigram GINs ≈ 10 s each, the span indexes ≈ 3 s: migration 022), then the foreign keys to
+ * validate (≈ 0.3–1.5 s each), then btree
  * (parallel workers), each by its table's size. `present`: an index or a foreign key that is
  * already there (added by hand from its listed definition), a key to validate that is not NOT
  * VALID any more (validated, or dropped).
@@ -123,7 +124,7 @@ const next = (skipLocked: boolean) => `SELECT name, table_name, method, definiti
            ELSE to_regclass(name) IS NOT NULL END AS present
     FROM ${WORK}
    ORDER BY ${BLOCKED},
-            CASE method WHEN '${PREVIEWS}' THEN 0 WHEN 'gin' THEN 1 WHEN 'gist' THEN 2 WHEN '${VALIDATE}' THEN 3 ELSE 4 END,
+            CASE method WHEN '${PREVIEWS}' THEN 0 WHEN 'gin' THEN 1 WHEN 'gist' THEN 2 WHEN 'spgist' THEN 2 WHEN '${VALIDATE}' THEN 3 ELSE 4 END,
             coalesce(pg_relation_size(to_regclass(table_name)), 0) DESC, name
    LIMIT 1 FOR UPDATE${skipLocked ? ' SKIP LOCKED' : ''}`;
 const NEXT_FREE = next(true);

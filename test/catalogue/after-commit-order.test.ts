@@ -52,7 +52,7 @@ async function finishWhileLocked(db: Database, table: string, lock: string): Pro
  */
 const firstByLength = async (db: Database) =>
   (await q<{ table: string }>(db.pool, `SELECT table_name AS table FROM catalogue_index_builds
-    ORDER BY CASE method WHEN 'gin' THEN 1 WHEN 'gist' THEN 2 WHEN 'validate' THEN 3 ELSE 4 END,
+    ORDER BY CASE method WHEN 'gin' THEN 1 WHEN 'gist' THEN 2 WHEN 'spgist' THEN 2 WHEN 'validate' THEN 3 ELSE 4 END,
              coalesce(pg_relation_size(to_regclass(table_name)), 0) DESC, name LIMIT 1`))[0]!.table;
 
 for (const engine of testEngines().filter((e) => e.name === 'postgres')) {
