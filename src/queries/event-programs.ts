@@ -69,9 +69,10 @@ function membershipsStatement(eventIds: readonly string[], shape: MembershipShap
 /**
  * The same rows for the Event of the enclosing query (its id: `eventId`), as one JSON array text
  * in that query's own row: an Event detail and an Events page read their Series and Edition
- * programs in their one statement instead of one round trip each. The same members, limit and order (the aggregate's own ORDER
- * BY, not the lateral's, so the order is guaranteed); `r` is the row `perEvent` selects without
- * its `owner_id`, so the array's objects carry the same names and text values.
+ * programs in their one statement instead of one round trip each. The same members, limit and
+ * order (the aggregate's own ORDER BY, not the lateral's, so the order is guaranteed); `r` is the
+ * row `perEvent` selects without its `owner_id`, so the array's objects carry the same names and
+ * text values.
  */
 function membershipsJson(shape: MembershipShape, eventId: string): string {
   return `(SELECT coalesce(json_agg(r ORDER BY ${memberOrder(shape.order)}), '[]')::text
