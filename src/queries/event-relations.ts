@@ -179,8 +179,8 @@ export const richPreviews = (fields: readonly EventField[], include: readonly Ev
  * (the statements leave it out). Read with the page, an `include` page is one statement instead
  * of three: at 1,000,000 Events, c=16, the default page with both included cost PostgreSQL
  * 1,389–1,868 µs and Node 1,024–1,590 µs before, 1,092–1,687 and 702–1,088 µs after (two round
- * trips less: their protocol messages, wake-ups and socket writes; docs/performance.md, *Rich
- * previews in the page statement*). The statements above stay the reading of a caller without
+ * trips less: their protocol messages, wake-ups and socket writes; docs/performance.md,
+ * *Everything a page shows in its one statement*). The statements above stay the reading of a caller without
  * such a row (fetchEventRelations), and the reference the tests compare these columns with.
  */
 export function richPreviewColumns(rich: RichPreviews, eventId: string): string[] {
