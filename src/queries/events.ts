@@ -2,7 +2,7 @@
  * The Events page statement: one SELECT over active Events with every filter, the context, the
  * keyset boundary and the order of the plan, fetching `limit + 1` rows to learn `hasMore`.
  * Only the columns the selection needs are read (allow-list); never `*` of a table (an outer
- * query reading stored previews takes `*` of the allow-listed page subquery).
+ * query reading what the rows carry takes `*` of the allow-listed page subquery).
  */
 import type { EventsPlan } from '../plan/events.js';
 import type { EventSort } from '../plan/event-fields.js';
@@ -178,7 +178,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
   const limit = rowLimit(c.limit + 1);
   // the order keys again, typed, as o0… (what an outer query orders by)
   const order = orderKeyOutputs(keys);
-  const stored = carriedColumns(c.fields, c.include, 'pg.id');
+  const carried = carriedColumns(c.fields, c.include, 'pg.id');
   // a filter that bounds the start of a start order (the phase, or the other start column): two
   // branches, a range of the order's index from the bound and the Events that escape it
   // (queries/start-bounds.ts); the near walk has its own
@@ -222,10 +222,10 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
     const usuals = scan === undefined && branches.ranges !== undefined ? branches.ranges : [{ condition: usual, unindexed: false }];
     const all = [...usuals, ...branches.rares].map((r) => (r.unindexed ? sorted(r.condition) : branch(r.condition)));
     // the union keeps the order keys only while the previews still have to be read and ordered
-    const text = `SELECT ${stored.columns.length > 0 ? 'u.*' : outputsOf('u', outputs)} FROM (${all.join('\n    UNION ALL ')}) u
+    const text = `SELECT ${carried.columns.length > 0 ? 'u.*' : outputsOf('u', outputs)} FROM (${all.join('\n    UNION ALL ')}) u
     ORDER BY ${orderByOutputs('u', keys)}
     ${limit}`;
-    return { name: 'events.page', text: withCarried(text, keys, stored, outputs), values: p.values, stablePlan: phaseOnly, rawText: EVENT_RAW_TEXT };
+    return { name: 'events.page', text: withCarried(text, keys, carried, outputs), values: p.values, stablePlan: phaseOnly, rawText: EVENT_RAW_TEXT };
   }
   let from = walk?.from ?? 'events e';
   let prefix = '';
@@ -240,12 +240,12 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
     where.push(...walked.after);
     ordered = keys.map(unindexed);
   }
-  const selected = [columns, ...(stored.columns.length > 0 ? [order] : [])].join(', ');
+  const selected = [columns, ...(carried.columns.length > 0 ? [order] : [])].join(', ');
   if (currentParts !== null) {
     const text = `SELECT ${selected}
     FROM ${currentCandidates(where, currentParts, keys, limit)} ${mediaJoin}
     ORDER BY ${orderBy(keys)}`;
-    return { name: 'events.page', text: withCarried(text, keys, stored, outputs), values: p.values, stablePlan: true, rawText: EVENT_RAW_TEXT };
+    return { name: 'events.page', text: withCarried(text, keys, carried, outputs), values: p.values, stablePlan: true, rawText: EVENT_RAW_TEXT };
   }
   // A city or country walk in the default order picks its page's ids first from that order's index
   // (queries/search-shape.ts `walkedIds`; the other orders' indexes do not hold the keys, so their
@@ -272,7 +272,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
   const stablePlan = plainWalk || nearWalkOnly || rangeWalk || currentAlone || shape !== undefined;
   return {
     name,
-    text: withCarried(text, keys, stored, outputs),
+    text: withCarried(text, keys, carried, outputs),
     values: p.values,
     stablePlan,
     ...(choice?.heavy === true ? { heavy: true } : {}),
