@@ -4,8 +4,9 @@
 -- `current` alone reads every entry whose span overlaps the days around now from
 -- `events_current_dates` (≈ 340 of 155,000 at 1,000,000 demo Events), and GiST's overlapping
 -- pages made that walk the largest part of its statement: the scan alone 0.56–0.68 ms with GiST,
--- 0.36–0.48 ms with SP-GiST's range quad tree (66 → 107 buffers, but no page of entries that all
--- fail); through the API, alternated, 503–564 → 558–643 pages/s. Smaller (37 → 23 MB) and built
+-- 0.36–0.48 ms with SP-GiST's range quad tree (though it reads 107 buffers against 66); through
+-- the API, the indexes swapped between rounds, SP-GiST ahead in five of six pairs (≈ 8% at the
+-- median; docs/performance.md). Smaller (37 → 23 MB) and built
 -- faster (≈ 4.2 → 2.7 s), which an import's work after COMMIT gains too.
 -- Built under new names first, then swapped (as 020 and 021): reads go on during the builds.
 CREATE INDEX events_current_instants_next ON events
