@@ -14,7 +14,7 @@ import { nameContainsCondition, nameContainsUnindexed } from './name-search.js';
 import { shapedSearch, walkedIds, type SearchChoice } from './search-shape.js';
 import { eventNearCondition } from './near.js';
 import { nearEventsWalk } from './near-events.js';
-import { boundSql, currentBound, currentBranches, phaseFilter } from './phase.js';
+import { boundSql, currentBound, currentCandidateBranches, phaseFilter } from './phase.js';
 import { currentCandidates } from './current-candidates.js';
 import { nearWalkBounds, startBranches } from './start-bounds.js';
 import { Params, keysetAfter, opaqueValues, orderBy, orderByOutputs, orderKeyOutputs, rowLimit, wildcardContains, type SortKey } from './sql.js';
@@ -148,7 +148,7 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
   const currentAlone = current && filters === 1 && c.near === null;
   // alone (and not a part of a bounded search, which needs a term), its candidates are read from
   // its indexes alone, each part apart (queries/current-candidates.ts)
-  const currentParts = currentAlone && scan === undefined ? currentBranches('e', boundSql(now(), 'once')) : null;
+  const currentParts = currentAlone && scan === undefined ? currentCandidateBranches('e', boundSql(now(), 'once')) : null;
   if (current && currentParts === null) where.push(currentBound('e', now()));
   // near in the default order walks event_places (queries/near-events.ts); other orders filter,
   // and so does the rest part of a bounded search (it starts after the near walk's first Events)

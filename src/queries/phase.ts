@@ -69,6 +69,36 @@ export function currentBranches(e: string, now: string): string[] {
 }
 
 /**
+ * The longest span of local dates (end date − start date, in days) read by its length
+ * (migration 023: `events_current_short_dates`); longer ones by their range
+ * (`events_current_long_dates`).
+ */
+export const SHORT_SPAN_DAYS = 7;
+
+/**
+ * The parts of a page of `current` alone (queries/current-candidates.ts): currentBranches, the
+ * multi-day spans of local dates split by length. A span of L days that meets the local todays
+ * [first, last] starts in [first − L, last]: one ordered range of `events_current_short_dates` per
+ * length, read in the page's order as far as the page needs (the overlapping spans of every length
+ * were all filtered and sorted before: ≈ 340 entries at 1,000,000 demo Events against ≈ 90), and
+ * the few longer spans by their range. Still disjoint, still a superset: the phase rule decides.
+ */
+export function currentCandidateBranches(e: string, now: string): string[] {
+  const [instantsLong, instantsShort, , days] = currentBranches(e, now);
+  const [first, last] = localTodays(now);
+  const dated = `(${e}.start_at IS NULL OR ${e}.end_at IS NULL) AND ${e}.end_local_date > ${e}.start_local_date`;
+  const length = `${e}.end_local_date - ${e}.start_local_date`;
+  const short = Array.from({ length: SHORT_SPAN_DAYS }, (_, i) => i + 1).map(
+    (days) => `(${dated} AND ${length} = ${days}
+        AND ${e}.start_local_date >= ${first} - ${days} AND ${e}.start_local_date <= ${last})`,
+  );
+  const long = `(${dated} AND ${length} > ${SHORT_SPAN_DAYS}
+        AND daterange(${e}.start_local_date, greatest(${e}.start_local_date, COALESCE(${e}.end_local_date, ${e}.start_local_date)), '[]')
+            && daterange(${first}, ${last}, '[]'))`;
+  return [instantsLong!, instantsShort!, ...short, long, days!];
+}
+
+/**
  * The first and last local date that any zone has at `now`: zones run from UTC-12 to UTC+14, so
  * the UTC dates of now - 12 hours and now + 14 hours. Two dates for 22 hours of each UTC day (the
  * UTC date and the day before until 10:00, the UTC date and the day after from 12:00), three in

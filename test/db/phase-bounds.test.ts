@@ -21,7 +21,7 @@ import { eventSortArity, planEvents, type EventsPlan } from '../../src/plan/even
 import { sortKeysOf } from '../../src/present/page.js';
 import { eventsPageStatement } from '../../src/queries/events.js';
 import { fetchEventsPage } from '../../src/queries/events-read.js';
-import { phaseSql } from '../../src/queries/phase.js';
+import { SHORT_SPAN_DAYS, phaseSql } from '../../src/queries/phase.js';
 import { engines, openTestDatabase, type TestDatabase } from '../helper.js';
 import { withIndexPlans, type PlanNode } from './index-plans.js';
 
@@ -33,6 +33,8 @@ const NOWS = [
   '2026-03-15T11:59:59.999Z', '2026-03-15T12:00:00Z', '2026-03-15T23:30:00Z',
 ];
 const LIMIT = 5;
+// days from start date to end date: both sides of SHORT_SPAN_DAYS (queries/phase.ts)
+const SPAN_LENGTHS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 14, 30, 60, 1, 7, 8, 2, 3, 6, 45];
 const ZONES = ['Etc/GMT+12', 'America/Los_Angeles', 'Europe/London', 'Asia/Tokyo', 'Pacific/Kiritimati'];
 
 const plan = (qs: string, now: string) => planEvents('/v1/events', parseEventControls(parseQueryString(qs)), new Date(now));
@@ -81,6 +83,21 @@ for (const engine of engines()) {
         [DAY, ZONES, NOWS],
       );
       assert.equal(moved.rowCount, 180);
+      // the other active Events (18): spans of local dates of every length a page of current alone reads apart
+      // (queries/phase.ts currentCandidateBranches: 1 to SHORT_SPAN_DAYS by length, longer by
+      // range), ending on the day before, the day or the day after
+      const spans = await q(
+        `WITH k AS (SELECT id, row_number() OVER (ORDER BY id) - 1 AS k FROM events WHERE active ORDER BY id OFFSET 180),
+         s AS (SELECT id, k, ($3::int[])[1 + k % 20] AS len, ($2::text[])[1 + k % 5] AS zone FROM k)
+         UPDATE events e SET
+           start_local_date = $1::date + (s.k % 3)::int - 1 - s.len, time_zone = s.zone, time_zone_known = true,
+           start_precision = 'date', start_local_time = NULL, start_instant = NULL, start_at = NULL,
+           end_precision = 'date', end_local_date = $1::date + (s.k % 3)::int - 1, end_local_time = NULL, end_instant = NULL, end_at = NULL
+         FROM s WHERE e.id = s.id`,
+        [DAY, ZONES, SPAN_LENGTHS],
+      );
+      // (at least the first 13 lengths: 1 to 10, 14, 30, 60)
+      assert.ok((spans.rowCount ?? 0) >= 13, `${spans.rowCount} spans`);
       await q('ANALYZE events');
     });
     after(() => t?.drop());
@@ -140,20 +157,24 @@ for (const engine of engines()) {
 
     // current: the dated Events whose local today is the edge of the window of local todays
     const edges = new Set<string>();
+    // and the lengths of its multi-day spans of local dates: read by length, or by range
+    const lengths = new Set<string>();
     for (const now of NOWS) {
       test(`at ${now}: every page of current as the plain statement's`, async () => {
-        const { rows } = await t.db.pool.query<{ public_id: string; edge: string | null }>(
+        const { rows } = await t.db.pool.query<{ public_id: string; edge: string | null; length: number | null }>(
           `SELECT public_id,
                   CASE WHEN start_at IS NOT NULL AND end_at IS NOT NULL THEN NULL
                        WHEN start_local_date <= ($1::timestamptz AT TIME ZONE 'UTC')::date - 1
                         AND coalesce(end_local_date, start_local_date) = ($1::timestamptz AT TIME ZONE 'UTC')::date - 1 THEN 'dated, ends on the day before'
                        WHEN start_local_date = ($1::timestamptz AT TIME ZONE 'UTC')::date + 1 THEN 'dated, starts on the day after'
-                  END AS edge
+                  END AS edge,
+                  CASE WHEN (start_at IS NULL OR end_at IS NULL) AND end_local_date > start_local_date THEN end_local_date - start_local_date END AS length
              FROM events e WHERE active AND ${phaseSql('e', '$1::timestamptz').phase} = 'current'
             ORDER BY start_local_date, start_rank, start_key, public_id`,
           [now],
         );
         for (const r of rows) if (r.edge !== null) edges.add(`${r.edge} at ${now}`);
+        for (const r of rows) if (r.length !== null) lengths.add(r.length <= SHORT_SPAN_DAYS ? 'short' : 'long');
         assert.deepEqual(await traverse(`temporalPhaseCode=current&limit=${LIMIT}&fields=name`, now), rows.map((r) => r.public_id));
         // alone, its candidates come from each index apart (queries/current-candidates.ts): in
         // every order, with the default fields (the media join, the stored previews)
@@ -179,7 +200,7 @@ for (const engine of engines()) {
         // each part must be an index-only scan of its own index, which only the columns the indexes hold allow
         for (const qs of ['temporalPhaseCode=current', 'temporalPhaseCode=current&sort=-startInstant&fields=name', 'temporalPhaseCode=current&sort=updatedAt&limit=50']) {
           const lines = await plans.text(eventsPageStatement(plan(qs, NOWS[0]!)));
-          for (const index of ['events_current_instants', 'events_current_hours', 'events_current_dates', 'events_current_days']) {
+          for (const index of ['events_current_instants', 'events_current_hours', 'events_current_short_dates', 'events_current_long_dates', 'events_current_days']) {
             // (forwards or backwards, as the order asks)
             assert.match(lines, new RegExp(`Index Only Scan (Backward )?using ${index} on events`), `${qs}: ${index}\n${lines}`);
           }
@@ -187,15 +208,16 @@ for (const engine of engines()) {
         }
         // Each part gives its own first page-length of candidates (queries/current-candidates.ts):
         // in the default order the Events of one local day come out of events_current_days in that
-        // order (migration 020), cut by the part's LIMIT, not filtered and sorted whole
+        // order (migration 020), and so do the multi-day spans of each length out of
+        // events_current_short_dates (migration 023), cut by the part's LIMIT, not filtered and sorted whole
         const root = await plans.tree(eventsPageStatement(plan('temporalPhaseCode=current', NOWS[0]!)));
-        const parents: string[] = [];
+        const parents: Record<string, string[]> = { events_current_days: [], events_current_short_dates: [] };
         const visit = (node: PlanNode, parent: PlanNode | null) => {
-          if (node['Index Name'] === 'events_current_days') parents.push(parent?.['Node Type'] ?? '(none)');
+          parents[node['Index Name'] ?? '']?.push(parent?.['Node Type'] ?? '(none)');
           for (const child of node.Plans ?? []) visit(child, node);
         };
         visit(root, null);
-        assert.deepEqual(parents, ['Limit'], JSON.stringify(root));
+        assert.deepEqual(parents, { events_current_days: ['Limit'], events_current_short_dates: Array(SHORT_SPAN_DAYS).fill('Limit') }, JSON.stringify(root));
       });
     });
     // historical newest first: the Events of the days around now that its ranges tell apart
@@ -219,6 +241,10 @@ for (const engine of engines()) {
     }
     test('the fixture had historical Events of every kind', () => {
       assert.deepEqual([...past].sort(), ['around now, timed, not started, calendar rule', 'around now, timed, started', 'the day after, dates only, ending before it starts', 'the days before']);
+    });
+
+    test('the fixture had current multi-day spans of local dates read by length and by range', () => {
+      assert.deepEqual([...lengths].sort(), ['long', 'short']);
     });
 
     test('the fixture had current Events at both edges of the window, just before it moved', () => {
