@@ -1,8 +1,9 @@
 /**
  * `temporalPhaseCode=current` with no other filter: its candidates read from the indexes alone.
  *
- * The four parts of currentBound (queries/phase.ts) are asked apart, one index each (UNION ALL:
- * they are disjoint), and each index holds in its INCLUDE columns the phase rule's inputs and the
+ * The parts of currentBound (queries/phase.ts) are asked apart, one index each (UNION ALL:
+ * they are disjoint; the multi-day spans of local dates split by length, `currentCandidateBranches`,
+ * migration 023), and each index holds in its INCLUDE columns the phase rule's inputs and the
  * order keys (migration 016). The phase filter and the top-N sort then run on index entries, and
  * only the page's Events (limit + 1) are read from the heap, by id. As one OR of the four, the
  * bitmap scan read every candidate's heap page: at 1M Events ≈ 1,180 candidates, 1,187 buffers,
@@ -22,7 +23,7 @@ import { orderBy, orderByOutputs, orderKeyOutputs, type SortKey } from './sql.js
  * far as the page needs, and the Events of one local day (migration 020: `events_current_days`
  * keyed by the default order) are read in that order, a few entries instead of every one of the
  * days around now (≈ 770 at 1,000,000 demo Events, each through the phase rule's zone
- * conversions). A part whose index holds another order sorts its candidates, as the whole page did.
+ * conversions), and so are the spans of each length up to a week (migration 023). A part whose index holds another order sorts its candidates, as the whole page did.
  */
 export function currentCandidates(where: readonly string[], branches: readonly string[], keys: readonly SortKey[], limit: string): string {
   const parts = branches.map((branch) => `(SELECT e.id, ${orderKeyOutputs(keys)} FROM events e
