@@ -23,7 +23,8 @@ import { orderBy, orderByOutputs, orderKeyOutputs, type SortKey } from './sql.js
  * far as the page needs, and the Events of one local day (migration 020: `events_current_days`
  * keyed by the default order) are read in that order, a few entries instead of every one of the
  * days around now (≈ 770 at 1,000,000 demo Events, each through the phase rule's zone
- * conversions), and so are the spans of each length up to a week (migration 023). A part whose index holds another order sorts its candidates, as the whole page did.
+ * conversions), and so are the spans of each length up to a week (migration 023). A part whose
+ * index holds another order sorts its candidates, as the whole page did.
  */
 export function currentCandidates(where: readonly string[], branches: readonly string[], keys: readonly SortKey[], limit: string): string {
   const parts = branches.map((branch) => `(SELECT e.id, ${orderKeyOutputs(keys)} FROM events e

@@ -5,9 +5,9 @@
 -- default Events order, so a page reads each length as one ordered range and stops after the few
 -- entries it needs (src/queries/phase.ts `currentCandidateBranches`). Longer spans, few, come from
 -- `events_current_long_dates`, an SP-GiST of their ranges as 022's. At 1,000,000 demo Events
--- (spans of 1 to 3 days) the part read ≈ 87 entries in order instead of filtering and sorting all
--- ≈ 340 overlapping ones: its statement 2.19 → 1.28 ms (`EXPLAIN (ANALYZE, TIMING OFF)`, medians
--- of 40, docs/performance.md). `events_current_dates` stays: `current` with other filters asks it
+-- (spans of 1 to 3 days) the parts read 45 entries in order instead of filtering and sorting all
+-- ≈ 340 overlapping ones: the page statement 1.39 → 0.95 ms (`EXPLAIN (ANALYZE, TIMING OFF)`,
+-- medians of 40, docs/performance.md). `events_current_dates` stays: `current` with other filters asks it
 -- in one OR of the parts (phase.ts `currentBound`).
 -- New indexes: reads go on during the builds (SHARE lock; an import waits).
 CREATE INDEX events_current_short_dates ON events ((end_local_date - start_local_date), start_local_date, start_rank, start_key, public_id)
