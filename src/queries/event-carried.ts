@@ -41,10 +41,10 @@ function storedPreviewColumns(plain: PlainPreviews): string[] {
   return [...(plain.artists ? ['ep.artists::text AS stored_artists'] : []), ...(plain.venues ? ['ep.venues::text AS stored_venues'] : [])];
 }
 
-/** The select-list columns of what the rows carry, and whether they read `event_previews` (as `ep`, joined by the caller). */
+/** The select-list columns of what the rows carry, and the join they read `event_previews` through (as `ep`; '' when none). */
 export interface CarriedColumns {
   readonly columns: readonly string[];
-  readonly stored: boolean;
+  readonly join: string;
 }
 
 /** The columns for a selection, the Event's id being the SQL expression `eventId`. */
@@ -57,7 +57,7 @@ export function carriedColumns(fields: readonly EventField[], include: readonly 
       ...(fields.includes('directEventSeries') ? [directSeriesJsonColumn(eventId)] : []),
       ...(fields.includes('editionPrograms') ? [editionProgramsJsonColumn(eventId)] : []),
     ],
-    stored: anyPlain(plain),
+    join: anyPlain(plain) ? `LEFT JOIN event_previews ep ON ep.event_id = ${eventId}` : '',
   };
 }
 

@@ -22,9 +22,8 @@ export function eventDetailStatement(eventId: string, controls: EventDetailContr
   const columns = eventColumns(controls.fields, () => (nowParam ??= p.add(now, 'timestamptz')));
   const media = selectedMediaJoin('e', controls.fields);
   const carried = carriedColumns(controls.fields, controls.include, 'e.id');
-  const stored = carried.stored ? 'LEFT JOIN event_previews ep ON ep.event_id = e.id' : '';
   const text = `SELECT ${[columns, ...carried.columns].join(', ')}
-    FROM events e ${media} ${stored}
+    FROM events e ${media} ${carried.join}
     WHERE e.public_id = ${p.add(eventId)} AND e.active`;
   return { name: 'events.detail', text, values: p.values, stablePlan: true, rawText: EVENT_RAW_TEXT };
 }

@@ -20,6 +20,7 @@ import {
   artistPreviewsStatement,
   anyPlain,
   plainPreviews,
+  richPreviews,
   storedPreviewsStatement,
   venuePreviewsStatement,
   type PreviewTextRow,
@@ -86,14 +87,14 @@ export async function fetchEventRelations(
 ): Promise<EventRelationRows> {
   const none = Promise.resolve([]);
   const want = (f: EventField) => ids.length > 0 && fields.includes(f);
-  const rich = (f: 'artists' | 'venues') => want(f) && include.includes(f);
+  const rich = richPreviews(fields, include);
   const plain = plainPreviews(fields, include);
   const fromStore = ids.length > 0 && anyPlain(plain);
   const probe = () => reader.rows<StoredPreviewsRow>(storedPreviewsStatement(ids, plain));
   const [stored, artists, venues, series, editions] = await Promise.all([
     fromStore ? (prefetched.stored ?? probe()) : none,
-    rich('artists') ? (prefetched.richArtists ?? reader.rows<PreviewTextRow>(artistPreviewsStatement(ids, true))) : none,
-    rich('venues') ? (prefetched.richVenues ?? reader.rows<PreviewTextRow>(venuePreviewsStatement(ids, true))) : none,
+    ids.length > 0 && rich.artists ? (prefetched.richArtists ?? reader.rows<PreviewTextRow>(artistPreviewsStatement(ids, true))) : none,
+    ids.length > 0 && rich.venues ? (prefetched.richVenues ?? reader.rows<PreviewTextRow>(venuePreviewsStatement(ids, true))) : none,
     want('directEventSeries') ? (prefetched.series ?? reader.rows<SeriesRefRow>(directSeriesStatement(ids))) : none,
     want('editionPrograms') ? (prefetched.editions ?? reader.rows<EditionProgramRow>(editionProgramsStatement(ids))) : none,
   ]);

@@ -290,6 +290,6 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
 function withCarried(inner: string, keys: readonly SortKey[], carried: CarriedColumns, outputs: readonly Output[]): string {
   if (carried.columns.length === 0) return inner;
   return `SELECT ${outputsOf('pg', outputs)}, ${carried.columns.join(', ')}
-    FROM (${inner}) pg ${carried.stored ? 'LEFT JOIN event_previews ep ON ep.event_id = pg.id' : ''}
+    FROM (${inner}) pg ${carried.join}
     ORDER BY ${orderByOutputs('pg', keys)}`;
 }

@@ -60,13 +60,20 @@ export function currentBranches(e: string, now: string): string[] {
         AND tstzrange(${e}.start_at, greatest(${e}.start_at, ${e}.end_at), '[)') @> ${now})`,
     `(${instants} AND ${e}.end_at - ${e}.start_at <= interval '24 hours'
         AND ${e}.start_at > ${now} - interval '24 hours' AND ${e}.start_at <= ${now} AND ${e}.end_at > ${now})`,
-    `(${dated} AND ${e}.end_local_date > ${e}.start_local_date
-        AND daterange(${e}.start_local_date, greatest(${e}.start_local_date, COALESCE(${e}.end_local_date, ${e}.start_local_date)), '[]')
-            && daterange(${first}, ${last}, '[]'))`,
+    `(${multiDayDates(e)}
+        AND ${datesMeet(e, first, last)})`,
     `(${dated} AND (${e}.end_local_date IS NULL OR ${e}.end_local_date <= ${e}.start_local_date)
         AND ${e}.start_local_date >= ${first} AND ${e}.start_local_date <= ${last})`,
   ];
 }
+
+/** Events with a span of local dates (not both instants) of more than one day. */
+const multiDayDates = (e: string) => `(${e}.start_at IS NULL OR ${e}.end_at IS NULL) AND ${e}.end_local_date > ${e}.start_local_date`;
+
+/** Its span of local dates meets [first, last] (the expression of the span indexes: migrations 016, 022, 023). */
+const datesMeet = (e: string, first: string, last: string) =>
+  `daterange(${e}.start_local_date, greatest(${e}.start_local_date, COALESCE(${e}.end_local_date, ${e}.start_local_date)), '[]')
+            && daterange(${first}, ${last}, '[]')`;
 
 /**
  * The longest span of local dates (end date − start date, in days) read by its length
@@ -86,15 +93,13 @@ export const SHORT_SPAN_DAYS = 7;
 export function currentCandidateBranches(e: string, now: string): string[] {
   const [instantsLong, instantsShort, , days] = currentBranches(e, now);
   const [first, last] = localTodays(now);
-  const dated = `(${e}.start_at IS NULL OR ${e}.end_at IS NULL) AND ${e}.end_local_date > ${e}.start_local_date`;
   const length = `${e}.end_local_date - ${e}.start_local_date`;
   const short = Array.from({ length: SHORT_SPAN_DAYS }, (_, i) => i + 1).map(
-    (days) => `(${dated} AND ${length} = ${days}
+    (days) => `(${multiDayDates(e)} AND ${length} = ${days}
         AND ${e}.start_local_date >= ${first} - ${days} AND ${e}.start_local_date <= ${last})`,
   );
-  const long = `(${dated} AND ${length} > ${SHORT_SPAN_DAYS}
-        AND daterange(${e}.start_local_date, greatest(${e}.start_local_date, COALESCE(${e}.end_local_date, ${e}.start_local_date)), '[]')
-            && daterange(${first}, ${last}, '[]'))`;
+  const long = `(${multiDayDates(e)} AND ${length} > ${SHORT_SPAN_DAYS}
+        AND ${datesMeet(e, first, last)})`;
   return [instantsLong!, instantsShort!, ...short, long, days!];
 }
 
