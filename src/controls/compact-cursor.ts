@@ -33,7 +33,7 @@ export interface BoundaryIdentity {
 }
 
 export type Boundary =
-  | { readonly kind: 'keys'; readonly keys: CursorKey[] }
+  | { readonly kind: 'keys'; readonly keys: readonly CursorKey[] }
   | { readonly kind: 'compact'; readonly ids: string[]; readonly namesHash: string };
 
 const VERSION = 1;

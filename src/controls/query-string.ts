@@ -13,6 +13,8 @@ export const MAX_QUERY_PARAMETERS = 32;
 export type RawQuery = ReadonlyMap<string, readonly string[]>;
 
 function decode(component: string): string | null {
+  // without an escape or a plus sign a component is its own decoding (a cursor, most values)
+  if (component.indexOf('%') === -1 && component.indexOf('+') === -1) return component;
   try {
     return decodeURIComponent(component.replace(/\+/g, ' '));
   } catch {

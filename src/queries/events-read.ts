@@ -184,7 +184,10 @@ const cursorPages = Object.fromEntries(
 
 /** The input of cursorPagesMemo's statement for a cursor page: the page's own, and its cursor's keys as k0… */
 export function cursorPageInput(plan: EventsPlan, scan?: ScanPart, choice?: SearchChoice): CursorPageInput {
-  return { now: plan.now, plan, scan, choice, ...Object.fromEntries((plan.after ?? []).map((value, i) => [KEY_NAMES[i], value])) };
+  // every key named, absent ones undefined: one shape for every input (a spread of the keys built
+  // a hidden class per object, plan/collection.ts `withBase`)
+  const after = plan.after ?? [];
+  return { now: plan.now, plan, scan, choice, k0: after[0], k1: after[1], k2: after[2], k3: after[3] };
 }
 
 /**

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { MAX_CURSOR_LENGTH, controlsFingerprint, decodeCursor, encodeCursor } from '../../src/controls/cursor.js';
+import { MAX_CURSOR_LENGTH, controlsFingerprint, decodeCursor, encodeCursor, openCursor, sealCursor } from '../../src/controls/cursor.js';
 import { publicError, type ApiError } from '../../src/http/errors.js';
 
 const fp = controlsFingerprint('/v1/events', 'limit=2');
@@ -66,6 +66,27 @@ describe('cursor', () => {
     assert.match(err.details[0]!.message, /restart|Restart/);
     rejects(c, fp, 4);
     rejects(encodeCursor(fp, [{ x: 1 } as unknown as string, 'b']), fp, 2);
+  });
+
+  test('a cursor opened again gives the same frozen keys; past the memo, every cursor still opens to its own; an altered one stays refused', () => {
+    const keys = ['2025-07-01', 1, '2025-07-01 10:30:00.000001+00', 'EvAug15date1'];
+    const c = encodeCursor(fp, keys);
+    const first = decodeCursor(c, fp, 4);
+    assert.deepEqual(first, keys);
+    assert.equal(decodeCursor(c, fp, 4), first, 'the same opened keys');
+    assert.ok(Object.isFrozen(first));
+    assert.throws(() => ((first as unknown[])[0] = '1999-01-01'), TypeError);
+    assert.deepEqual(decodeCursor(c, fp, 4), keys, 'unchanged for the next request');
+    // the memo knows c; a cursor one character away is still checked
+    rejects(c.slice(0, -1) + (c.endsWith('A') ? 'B' : 'A'));
+    rejects(c, controlsFingerprint('/v1/events', 'limit=3'));
+    const many = Array.from({ length: 2_500 }, (_, i) => ['2025-07-01', i % 2, null, `Ev${String(i).padStart(10, '0')}`]);
+    for (const round of [0, 1]) {
+      for (const k of many) assert.deepEqual(decodeCursor(encodeCursor(fp, k), fp, 4), k, `round ${round}`);
+    }
+    // a compact position's members are frozen too (controls/compact-cursor.ts reads them)
+    const compact = openCursor(sealCursor([1, fp, { c: ['EvAug15date1'], h: 'x' }]));
+    assert.ok(Object.isFrozen(compact.position) && Object.isFrozen((compact.position as { c: string[] }).c));
   });
 
   test('fingerprint depends on path and normalized query', () => {

@@ -1,6 +1,7 @@
 /** Query-string parsing: decoding, repeated keys, `a=` vs `a`, and the refusals of malformed input. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import { throws400 } from '../fixtures/events-errors.js';
 import { MAX_QUERY_PARAMETERS, parseQueryString, pathOf, searchOf } from '../../src/controls/query-string.js';
 
@@ -29,6 +30,25 @@ describe('parseQueryString', () => {
     assert.equal(parseQueryString(n(MAX_QUERY_PARAMETERS)).size, 32);
     throws400(() => parseQueryString(n(MAX_QUERY_PARAMETERS + 1)), '*');
     throws400(() => parseQueryString(Array.from({ length: 33 }, () => 'a=1').join('&')), '*');
+  });
+
+  test('property: a value is what decodeURIComponent makes of it (plus signs as spaces), or refused', () => {
+    // values with and without escapes (the ones without are passed through as they are)
+    const component = fc.array(fc.oneof(fc.constantFrom('%', '+', '%2', '%C3', '%A9', '%00', '\0', 'é', '€', '\u{1F600}'), fc.string({ maxLength: 6 })), { maxLength: 6 })
+      .map((parts) => parts.join('').replace(/[&=]/g, ''));
+    fc.assert(
+      fc.property(component, (value) => {
+        let expected: string | null;
+        try {
+          expected = decodeURIComponent(value.replace(/\+/g, ' '));
+        } catch {
+          expected = null;
+        }
+        if (expected === null || expected.includes('\0')) throws400(() => parseQueryString(`a=${value}`), 'a');
+        else assert.deepEqual(parseQueryString(`a=${value}`).get('a'), [expected]);
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   test('searchOf / pathOf', () => {
