@@ -72,7 +72,7 @@ function previewStatements(refresh: Refresh) {
     [VENUE_MEMBERS, venues.members],
   ] as const;
   const insert = `INSERT INTO event_previews (event_id, artists, venues)
-    SELECT x.id, coalesce(a.items, '[]')::json, coalesce(v.items, '[]')::json
+    SELECT x.id, coalesce(a.items, '[]'), coalesce(v.items, '[]')
       FROM ${targets ?? 'events'} x
       LEFT JOIN (${artists.items(ARTIST_MEMBERS)}) a ON a.event_id = x.id
       LEFT JOIN (${venues.items(VENUE_MEMBERS)}) v ON v.event_id = x.id`;
