@@ -9,14 +9,14 @@
  */
 import type { TextValue } from '../db/raw-text.js';
 import type { Reader } from '../db/reader.js';
-import { ownNames } from './event-columns.js';
+import { JSON_OWN_COLUMNS, ownNames } from './event-columns.js';
 import type { EventOwnColumns, EventRow } from './events.js';
 import type { Statement } from './statement.js';
 import { TextMemo, deepFreeze } from './text-memo.js';
 
 /**
  * An own-columns text (event-columns.ts `ownText`: the selection's signature, then its values) →
- * the columns by name, frozen. A text of no selection's shape is a fault of the statement, never
+ * the columns by name (a JSON column's text parsed), frozen. A text of no selection's shape is a fault of the statement, never
  * of the data: it throws, and the request ends in the sanitized 500.
  */
 export function parseOwnText(text: string): Readonly<EventOwnColumns> {
@@ -26,7 +26,12 @@ export function parseOwnText(text: string): Readonly<EventOwnColumns> {
     throw new Error("an Event row's own columns are not a selection's array");
   }
   const row: Record<string, unknown> = {};
-  for (let i = 0; i < names.length; i++) row[names[i]!] = (values as unknown[])[i + 1];
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]! as keyof EventOwnColumns;
+    const value = (values as unknown[])[i + 1];
+    // a JSON column arrives as its JSON text (event-columns.ts `JSON_OWN_COLUMNS`)
+    row[name] = typeof value === 'string' && JSON_OWN_COLUMNS.has(name) ? (JSON.parse(value) as unknown) : value;
+  }
   return deepFreeze(row) as Readonly<EventOwnColumns>;
 }
 

@@ -11,7 +11,7 @@ import { EVENT_FIELDS, type EventField } from '../../src/plan/event-fields.js';
 
 const now = () => '$1::timestamptz';
 const ownSql = (fields: readonly EventField[]) => eventOutputs(fields, now).find((o) => o.name === 'own')!.sql;
-const signatureOf = (fields: readonly EventField[]) => /^json_build_array\('([0-9a-z]+)', /.exec(ownSql(fields))?.[1];
+const signatureOf = (fields: readonly EventField[]) => /^array_to_json\(ARRAY\['([0-9a-z]+)', /.exec(ownSql(fields))?.[1];
 
 test('every selection of fields: its signature names exactly its own columns, in the order of its values', () => {
   const seen = new Map<string, string>();
@@ -35,9 +35,13 @@ test('a text is zipped with its names into a frozen row; equal values of two sel
   const slugText = JSON.stringify([signatureOf(bySlug), 'ev1', 'same']);
   const nameText = JSON.stringify([signatureOf(byName), 'ev1', 'same']);
   assert.notEqual(slugText, nameText);
-  const row = parseOwnText(JSON.stringify([signatureOf(['publicId', 'links', 'schedule']), 'ev1', [{ url: 'https://a.example/' }], 'Europe/Paris', 'date', '2025-01-02', null, null, null, null, null, null]));
-  assert.deepEqual(Object.keys(row), ownColumnNames(['publicId', 'links', 'schedule']));
+  // a JSON column arrives as its JSON text and is parsed; a text column that looks like JSON stays a text
+  const row = parseOwnText(JSON.stringify([signatureOf(['publicId', 'name', 'links', 'schedule']), 'ev1', '[1]', '[{"url": "https://a.example/"}]', 'Europe/Paris', 'date', '2025-01-02', null, null, null, null, null, null]));
+  assert.deepEqual(Object.keys(row), ownColumnNames(['publicId', 'name', 'links', 'schedule']));
   assert.deepEqual(row.links, [{ url: 'https://a.example/' }]);
+  assert.equal(row.name, '[1]');
+  assert.equal(parseOwnText(JSON.stringify([signatureOf(['publicId', 'links']), 'ev1', null])).links, null);
+  assert.throws(() => parseOwnText(JSON.stringify([signatureOf(['publicId', 'links']), 'ev1', '[{'])), SyntaxError);
   assert.equal(row.start_local_time, null);
   assert.ok(Object.isFrozen(row) && Object.isFrozen(row.links));
   assert.deepEqual(parseOwnText(slugText), { public_id: 'ev1', slug: 'same' });
