@@ -184,11 +184,28 @@ export const richPreviews = (fields: readonly EventField[], include: readonly Ev
  * such a row (fetchEventRelations), and the reference the tests compare these columns with.
  */
 export function richPreviewColumns(rich: RichPreviews, eventId: string): string[] {
-  const column = (shape: PreviewShape, name: string) => {
-    const { items, from } = firstMembers(shape, eventId);
-    return `(SELECT ${items} FROM ${from}) AS ${name}`;
-  };
+  const column = (shape: PreviewShape, name: string) => `${firstMembersArray(shape, eventId)} AS ${name}`;
   return [...(rich.artists ? [column(ARTIST_PREVIEWS(true), 'rich_artists')] : []), ...(rich.venues ? [column(VENUE_PREVIEWS(true), 'rich_venues')] : [])];
+}
+
+/**
+ * `firstMembers`' items for one Event as one expression, for members whose texts are stored
+ * (rich): the texts of the ordered, limited members in an `ARRAY(…)`, which keeps its subquery's
+ * order, joined by ', ' (NULL for none, as `string_agg` over no row). `string_agg(… ORDER BY …)`
+ * over that subquery sorted the rows it had just sorted, in a sort of its own per Event and kind
+ * (PostgreSQL 15 does not see that its input is in order): ≈ 10 of the ≈ 37 µs of each Event's
+ * Artists under `EXPLAIN ANALYZE` (session 41).
+ */
+function firstMembersArray(shape: PreviewShape, eventId: string): string {
+  const m = shape.alias;
+  if (shape.stored === null) throw new Error('firstMembersArray renders stored member texts only');
+  const item = `coalesce(${m}.rich_preview, ${renderRichPreview(shape.stored, m)})`;
+  return `('[' || nullif(array_to_string(ARRAY(
+      SELECT ${item}
+        FROM ${shape.link} l JOIN ${shape.table} ${m} ON ${m}.id = l.${shape.memberColumn} AND ${m}.active
+       WHERE l.event_id = ${eventId}
+       ORDER BY ${m}.name, ${m}.public_id
+       ${rowLimit(PREVIEW_SIZE + 1)}), ', '), '') || ']')`;
 }
 
 /**
