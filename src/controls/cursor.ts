@@ -76,7 +76,7 @@ export interface OpenedCursor {
  * follows a list's `next` link past its first page, retries, mirrors walking the same feed): at
  * most OPENED, forgotten all at once when full. Only cursors that opened are kept, their JSON
  * deep-frozen, so a caller cannot change what the next request with that text gets. Opening one
- * (its checksum, base64url and JSON) was ≈ 40 µs of a deep Events page's Node time (session 41).
+ * (its SHA-256 checksum, base64url and JSON) takes ≈ 6.6 µs, a known one ≈ 0.5 µs (session 41).
  */
 const OPENED = 1_024;
 const opened = new Map<string, OpenedCursor>();
