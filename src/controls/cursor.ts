@@ -7,6 +7,7 @@
  * limit, fields, include); the keys are the sort key of the last item returned, kept as exact
  * strings (instants with all six fractional digits).
  */
+import { deepFreeze } from '../text/deep-freeze.js';
 import { digestBytes } from '../text/digest.js';
 import { InvalidQuery } from './errors.js';
 
@@ -80,14 +81,6 @@ export interface OpenedCursor {
  */
 const OPENED = 1_024;
 const opened = new Map<string, OpenedCursor>();
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    for (const member of Object.values(value)) deepFreeze(member);
-    Object.freeze(value);
-  }
-  return value;
-}
 
 function openSealed(cursor: string): OpenedCursor {
   if (cursor.length > MAX_CURSOR_LENGTH) {

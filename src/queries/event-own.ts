@@ -12,7 +12,8 @@ import type { Reader } from '../db/reader.js';
 import { JSON_OWN_COLUMNS, ownNames } from './event-columns.js';
 import type { EventOwnColumns, EventRow } from './events.js';
 import type { Statement } from './statement.js';
-import { TextMemo, deepFreeze } from './text-memo.js';
+import { deepFreeze } from '../text/deep-freeze.js';
+import { TextMemo } from './text-memo.js';
 
 /**
  * An own-columns text (event-columns.ts `ownText`: the selection's signature, then its values) →

@@ -55,18 +55,27 @@ function firstMembers(shape: PreviewShape, eventId: string): { readonly items: s
   const [item, rendered] =
     shape.stored === null
       ? ['row_to_json(r)::text', `${shape.mediaJoin}\n    CROSS JOIN LATERAL (SELECT ${shape.columns.join(', ')}) r`]
-      : [`coalesce(${m}.rich_preview, ${renderRichPreview(shape.stored, m)})`, ''];
+      : [storedItem(shape.stored, m), ''];
   return {
     items: `'[' || string_agg(${item}, ', ' ORDER BY ${m}.name, ${m}.public_id) || ']'`,
-    from: `(
-      SELECT ${memberColumns(m, `${item} ${rendered}`)}
-        FROM ${shape.link} l JOIN ${shape.table} ${m} ON ${m}.id = l.${shape.memberColumn} AND ${m}.active
-       WHERE l.event_id = ${eventId}
-       ORDER BY ${m}.name, ${m}.public_id
-       ${rowLimit(PREVIEW_SIZE + 1)}) ${m}
+    from: `(${memberPick(shape, eventId, memberColumns(m, `${item} ${rendered}`))}) ${m}
     ${rendered}`,
   };
 }
+
+/** The Event's first PREVIEW_SIZE + 1 active members in relationship-route order, selecting `select`. */
+function memberPick(shape: PreviewShape, eventId: string, select: string): string {
+  const m = shape.alias;
+  return `
+      SELECT ${select}
+        FROM ${shape.link} l JOIN ${shape.table} ${m} ON ${m}.id = l.${shape.memberColumn} AND ${m}.active
+       WHERE l.event_id = ${eventId}
+       ORDER BY ${m}.name, ${m}.public_id
+       ${rowLimit(PREVIEW_SIZE + 1)}`;
+}
+
+/** A member's rich preview: its stored text, or rendered from its row when it has none. */
+const storedItem = (member: PreviewMember, m: string) => `coalesce(${m}.rich_preview, ${renderRichPreview(member, m)})`;
 
 /** A row of the preview statements: an Event's previews as a JSON array text. */
 export interface PreviewTextRow {
@@ -197,15 +206,8 @@ export function richPreviewColumns(rich: RichPreviews, eventId: string): string[
  * Artists under `EXPLAIN ANALYZE` (session 41).
  */
 function firstMembersArray(shape: PreviewShape, eventId: string): string {
-  const m = shape.alias;
   if (shape.stored === null) throw new Error('firstMembersArray renders stored member texts only');
-  const item = `coalesce(${m}.rich_preview, ${renderRichPreview(shape.stored, m)})`;
-  return `('[' || nullif(array_to_string(ARRAY(
-      SELECT ${item}
-        FROM ${shape.link} l JOIN ${shape.table} ${m} ON ${m}.id = l.${shape.memberColumn} AND ${m}.active
-       WHERE l.event_id = ${eventId}
-       ORDER BY ${m}.name, ${m}.public_id
-       ${rowLimit(PREVIEW_SIZE + 1)}), ', '), '') || ']')`;
+  return `('[' || nullif(array_to_string(ARRAY(${memberPick(shape, eventId, storedItem(shape.stored, shape.alias))}), ', '), '') || ']')`;
 }
 
 /**

@@ -95,8 +95,8 @@ export function currentCandidateBranches(e: string, now: string): string[] {
   const [first, last] = localTodays(now);
   const length = `${e}.end_local_date - ${e}.start_local_date`;
   const short = Array.from({ length: SHORT_SPAN_DAYS }, (_, i) => i + 1).map(
-    (days) => `(${multiDayDates(e)} AND ${length} = ${days}
-        AND ${e}.start_local_date >= ${first} - ${days} AND ${e}.start_local_date <= ${last})`,
+    (spanDays) => `(${multiDayDates(e)} AND ${length} = ${spanDays}
+        AND ${e}.start_local_date >= ${first} - ${spanDays} AND ${e}.start_local_date <= ${last})`,
   );
   const long = `(${multiDayDates(e)} AND ${length} > ${SHORT_SPAN_DAYS}
         AND ${datesMeet(e, first, last)})`;

@@ -17,7 +17,8 @@
 import { STORED_PREVIEW_NAMES } from './event-relations.js';
 import type { ArtistItemRow, VenueItemRow } from './items.js';
 import type { TextValue } from '../db/raw-text.js';
-import { TextMemo, deepFreeze } from './text-memo.js';
+import { deepFreeze } from '../text/deep-freeze.js';
+import { TextMemo } from './text-memo.js';
 
 /** A preview text → its rows (frozen: they are shared by requests); `names`: a stored row's. */
 export function parsePreviewText(text: string, names: readonly string[]): unknown {

@@ -51,12 +51,3 @@ export class TextMemo<T> {
     return value;
   }
 }
-
-/** `value` with every object and array in it frozen; returned. */
-export function deepFreeze(value: unknown): unknown {
-  if (value !== null && typeof value === 'object') {
-    for (const v of Object.values(value)) deepFreeze(v);
-    Object.freeze(value);
-  }
-  return value;
-}

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { test } from 'node:test';
 import { RawText, RawTextClient, parseDataRow, rawTextParserOf } from '../../src/db/raw-text.js';
-import { TextMemo, deepFreeze } from '../../src/queries/text-memo.js';
+import { deepFreeze } from '../../src/text/deep-freeze.js';
+import { TextMemo } from '../../src/queries/text-memo.js';
 
 const TEXTS = ['', 'plain', '{"name":"Lady Dvořák","city":"Zürich"}', 'emoji 🎸 and ß', '\u0000nul inside', 'ÿ\u00ff\u0100'];
 

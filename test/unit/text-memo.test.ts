@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TextMemo, deepFreeze } from '../../src/queries/text-memo.js';
+import { deepFreeze } from '../../src/text/deep-freeze.js';
+import { TextMemo } from '../../src/queries/text-memo.js';
 
 /** A JSON text's value, frozen as the memo's parsers freeze theirs. */
 const deepFrozenJson = (text: string) => deepFreeze(JSON.parse(text) as unknown);
