@@ -84,9 +84,11 @@ export class DemoCatalogue {
   randomMedia(r: Random): string { return this.mediaId(r.int(0, this.counts.media - 1)); }
 
   links(r: Random, slug: string, max: number): UrlEntryInput[] {
-    const hosts = [['Official site', `https://${slug || 'lineup'}.example`], ['Bandcamp', `https://${slug || 'x'}.bandcamp.example`],
-      ['Instagram', `https://instagram.example/${slug}`], [null, `http://archive.example/${slug}`]] as const;
-    return Array.from({ length: r.int(0, max) }, (_, k) => ({ url: hosts[k % hosts.length]![1], label: hosts[k % hosts.length]![0] }));
+    // only the entries drawn are written (most Events draw none: their texts were built for nothing)
+    const count = r.int(0, max);
+    const links: UrlEntryInput[] = [];
+    for (let k = 0; k < count; k++) links.push(hostLink(k % HOST_LINKS, slug));
+    return links;
   }
 
   authoring(r: Random): EventInput['authoring'] {
@@ -117,8 +119,17 @@ export class DemoCatalogue {
     return m;
   }
 
-  /** Name and slug of Artist j: the first draws of its generator. */
-  artistName(j: number, r = this.rng('artist', j)): [string, string] {
+  /** Name of Artist j: the first draws of its generator. */
+  artistName(j: number, r = this.rng('artist', j)): string {
+    return this.artistNaming(j, r)[0];
+  }
+
+  /**
+   * Name of Artist j and its slug, the slug undefined where it is the name's (`slugify(name)-j`):
+   * an Event asks for its headliner's name only, and slugifying it there was ≈ 5% of a seed
+   * worker's generating.
+   */
+  private artistNaming(j: number, r: Random): readonly [name: string, slug: string | undefined] {
     const famous = FAMOUS_ARTISTS[j];
     if (famous) return [famous[0], famous[1]];
     const kind = r.weighted([['person', 40], ['band', 35], ['non-latin', 12], ['dj', 13]] as const);
@@ -130,12 +141,13 @@ export class DemoCatalogue {
       kind === 'person' ? `${r.pick(FIRST_NAMES)} ${r.pick(LAST_NAMES)}`
       : kind === 'band' ? `${r.chance(0.5) ? 'The ' : ''}${r.pick(BAND_ADJECTIVES)} ${r.pick(BAND_NOUNS)}`
       : `${r.pick(DJ_PREFIXES)} ${r.pick(FIRST_NAMES)}`;
-    return [name, `${slugify(name)}-${j}`];
+    return [name, undefined];
   }
 
   artist(j: number): ArtistInput {
     const r = this.rng('artist', j);
-    const [name, slug] = this.artistName(j, r);
+    const [name, named] = this.artistNaming(j, r);
+    const slug = named ?? `${slugify(name)}-${j}`;
     const media = r.weighted([[0, 25], [1, 70], [2, 3], [3, 2]] as const);
     const a: ArtistInput = {
       publicId: this.artistId(j),
@@ -208,7 +220,7 @@ export class DemoCatalogue {
     if (structure === 'editioned') {
       name = FESTIVAL_NAMES[j] ?? `${r.pick(FESTIVAL_WORDS)} ${r.pick(FESTIVAL_KINDS)} ${r.pick(CITIES).locality}`;
     } else {
-      const [artist] = this.artistName(r.skewed(this.counts.artists));
+      const artist = this.artistName(r.skewed(this.counts.artists));
       const [, venue] = this.venueBasics(r.int(0, this.counts.venues - 1));
       name = r.pick(DIRECT_SERIES_PATTERNS).replace('{artist}', artist).replace('{word}', r.chance(0.5) ? venue : r.pick(TOUR_WORDS));
     }
@@ -273,6 +285,17 @@ export class DemoCatalogue {
 
   event(i: number): EventInput {
     return demoEvent(this, i);
+  }
+}
+
+/** The links an entity may draw, in order (`links`): label and URL from its slug. */
+const HOST_LINKS = 4;
+function hostLink(k: number, slug: string): UrlEntryInput {
+  switch (k) {
+    case 0: return { url: `https://${slug || 'lineup'}.example`, label: 'Official site' };
+    case 1: return { url: `https://${slug || 'x'}.bandcamp.example`, label: 'Bandcamp' };
+    case 2: return { url: `https://instagram.example/${slug}`, label: 'Instagram' };
+    default: return { url: `http://archive.example/${slug}`, label: null };
   }
 }
 

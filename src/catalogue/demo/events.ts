@@ -16,7 +16,7 @@ export function demoEvent(demo: DemoCatalogue, i: number): EventInput {
   const c = demo.counts;
   let venues = [r.skewed(c.venues, 1.5)];
   if (r.chance(0.08)) venues.push(r.int(0, c.venues - 1), r.int(0, c.venues - 1));
-  let artists = Array.from({ length: r.weighted([[1, 45], [2, 25], [3, 15], [4, 10], [6, 5]] as const) }, () => r.skewed(c.artists));
+  let artists = draws(r.weighted([[1, 45], [2, 25], [3, 15], [4, 10], [6, 5]] as const), () => r.skewed(c.artists));
   let type: EventTypeCode | null = r.weighted([['concert', 62], ['dj-set', 13], ['livestream', 3], ['other', 7], [null, 15]] as const);
   let date = addDays(demo.anchorDate, r.weighted([
     [() => r.int(0, 540), 45], [() => -r.int(1, 1095), 45], [() => r.int(-2200, 2200), 10],
@@ -33,22 +33,21 @@ export function demoEvent(demo: DemoCatalogue, i: number): EventInput {
       editionIds.push(demo.editionId(j, edition.index));
       date = addDays(edition.start, r.int(0, edition.days - 1));
       venues = [r.pick(edition.venues)];
-      artists = [...artists, ...Array.from({ length: r.int(2, 8) }, () => r.skewed(c.artists))];
+      artists = [...artists, ...draws(r.int(2, 8), () => r.skewed(c.artists))];
       type = 'festival-day';
       festival = `${info.name} ${edition.year}`;
     }
   }
   if (type === 'livestream' && r.chance(0.5)) venues = [];
-  venues = [...new Set(venues)];
-  artists = [...new Set(artists)];
-  const [headliner] = demo.artistName(artists[0]!);
+  venues = distinct(venues);
+  artists = distinct(artists);
+  const headliner = demo.artistName(artists[0]!);
   const [city, venueName] = venues.length ? demo.venueBasics(venues[0]!) : [r.pick(CITIES), 'online'];
   const zone = r.chance(0.005) ? r.pick(UNKNOWN_ZONES) : city.zone;
   const name = festival
     ? r.chance(0.5) ? `${festival} — Day ${r.int(1, 4)}` : `${headliner} at ${festival}`
     : type === 'dj-set' ? `${headliner} (DJ set)`
-    : r.weighted([[headliner, 40], [`${headliner} live at ${venueName}`, 25], [`${headliner} — ${r.pick(TOUR_WORDS)} Tour`, 20],
-        [`${headliner} & ${demo.artistName(artists[1] ?? r.skewed(c.artists))[0]}`, 15]]);
+    : plainName(r, demo, headliner, venueName, artists[1]);
   const slug = `${slugify(name) || 'event'}-${i}`;
   const e: EventInput = {
     publicId: demo.eventId(i),
@@ -59,7 +58,7 @@ export function demoEvent(demo: DemoCatalogue, i: number): EventInput {
     administrativeStateCode: r.chance(0.04) ? 'cancelled' : 'scheduled',
     schedule: schedule(r, date, zone, type),
     profileMediaId: r.chance(0.5) ? demo.randomMedia(r) : null,
-    galleryMediaIds: r.chance(0.06) ? Array.from({ length: r.int(2, 5) }, () => demo.randomMedia(r)) : [],
+    galleryMediaIds: r.chance(0.06) ? draws(r.int(2, 5), () => demo.randomMedia(r)) : [],
     artistIds: artists.map((a) => demo.artistId(a)),
     venueIds: venues.map((v) => demo.venueId(v)),
     seriesIds,
@@ -75,6 +74,37 @@ export function demoEvent(demo: DemoCatalogue, i: number): EventInput {
   if (r.chance(0.03)) e.active = false;
   return e;
 }
+
+/** `count` values of `draw`, in order (what `Array.from({ length: count }, draw)` gives, by a plain loop). */
+function draws<T>(count: number, draw: () => T): T[] {
+  const values: T[] = [];
+  for (let k = 0; k < count; k++) values.push(draw());
+  return values;
+}
+
+/** `[...new Set(values)]` for the few values of one Event (a Set per list cost more than comparing them). */
+function distinct(values: readonly number[]): number[] {
+  const kept: number[] = [];
+  for (const v of values) if (!kept.includes(v)) kept.push(v);
+  return kept;
+}
+
+/**
+ * The name of an Event neither a festival day nor a DJ set. Its draws are those of a weighted pick
+ * among the four names written out (the tour word, then the second Artist when there is none,
+ * then the pick), but only the name picked is written, and only it asks for a second Artist's name.
+ */
+function plainName(r: Random, demo: DemoCatalogue, headliner: string, venueName: string, second: number | undefined): string {
+  const tour = r.pick(TOUR_WORDS);
+  const other = second ?? r.skewed(demo.counts.artists);
+  switch (r.weighted(PLAIN_NAMES)) {
+    case 'headliner': return headliner;
+    case 'live': return `${headliner} live at ${venueName}`;
+    case 'tour': return `${headliner} — ${tour} Tour`;
+    default: return `${headliner} & ${demo.artistName(other)}`;
+  }
+}
+const PLAIN_NAMES = [['headliner', 40], ['live', 25], ['tour', 20], ['pair', 15]] as const;
 
 function schedule(r: Random, date: string, zone: string, type: EventTypeCode | null): EventInput['schedule'] {
   const shape = r.weighted([

@@ -6,7 +6,7 @@
  * generator of its own so the entities' other values do not depend on it.
  */
 import { Random } from './random.js';
-import { dateToMs } from './time.js';
+import { dateToMs, isoSeconds } from './time.js';
 
 export const MARKER_DAYS = 180;
 export const LAST_DAY_SHARE = 0.03;
@@ -18,6 +18,5 @@ export function demoMarker(seed: string, anchorDate: string, publicId: string): 
   const window = r.chance(LAST_DAY_SHARE) ? DAY_SECONDS : MARKER_DAYS * DAY_SECONDS;
   const secondsBefore = r.int(1, window);
   const micros = r.int(0, 999_999);
-  const iso = new Date(dateToMs(anchorDate) - secondsBefore * 1000).toISOString();
-  return `${iso.slice(0, 19)}.${String(micros).padStart(6, '0')}Z`;
+  return `${isoSeconds(dateToMs(anchorDate) - secondsBefore * 1000)}.${String(micros).padStart(6, '0')}Z`;
 }
