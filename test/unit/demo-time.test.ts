@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { Random } from '../../src/catalogue/demo/random.js';
 import { addDays, instantOf, isoSeconds } from '../../src/catalogue/demo/time.js';
 
 const formats = new Map<string, Intl.DateTimeFormat>();
@@ -70,13 +71,8 @@ test('isoSeconds is toISOString up to the seconds, for every second of a day, ac
   const at = (ms: number) => assert.equal(isoSeconds(ms), new Date(ms).toISOString().slice(0, 19), String(ms));
   const day = Date.UTC(2026, 2, 29);
   for (let s = 0; s < 86_400; s++) at(day + s * 1000 + (s % 1000));
-  let seed = 42; // mulberry32: instants spread over 0 … 9999-12-31
-  const next = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-  for (let i = 0; i < 20_000; i++) at(Math.floor(next() * 253_402_300_800_000));
+  // instants spread over 0 … 9999-12-31, from the demo's own seeded generator
+  const r = new Random('isoSeconds');
+  for (let i = 0; i < 20_000; i++) at(r.int(0, 2_932_896) * 86_400_000 + r.int(0, 86_399_999));
   for (const edge of [0, 999, 1000, -1, -86_400_000, Date.UTC(9999, 11, 31, 23, 59, 59, 999), Date.UTC(10_000, 0, 1), Date.UTC(1969, 11, 31, 23, 59, 59)]) at(edge);
 });

@@ -120,8 +120,8 @@ export class DemoCatalogue {
   }
 
   /** Name of Artist j: the first draws of its generator. */
-  artistName(j: number, r = this.rng('artist', j)): string {
-    return this.artistNaming(j, r)[0];
+  artistName(j: number): string {
+    return this.artistNaming(j, this.rng('artist', j))[0];
   }
 
   /**

@@ -31,7 +31,10 @@ export function msToDate(ms: number): string {
   return date;
 }
 
-/** Years whose `toISOString` is `YYYY-MM-DDTHH:MM:SS.sssZ` (four digits): 1970 up to 9999. */
+/**
+ * End of `isoSeconds`' own arithmetic, which covers 1970 (from 0 on, `%` is a modulo) up to 9999
+ * (`toISOString` writes a four-digit year): `Date` writes the rest.
+ */
 const FOUR_DIGIT_YEARS_END = Date.UTC(10_000, 0, 1);
 
 /**
