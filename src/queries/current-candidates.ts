@@ -11,27 +11,66 @@
  * alone"). Index-only as far as the visibility map allows: rows changed since the last VACUUM are
  * checked in the heap, the answer is the same.
  */
+import { PHASE_INPUTS } from './phase.js';
 import { orderBy, orderByOutputs, orderKeyOutputs, type SortKey } from './sql.js';
 
 /**
- * The page's Events (`e.*`, at most `limit` rows, in no particular order: the page orders them)
- * among those that meet every condition of `where` (on alias `e`) and one of the `branches`.
- *
- * Each part gives only its own first `limit` candidates in the page's order: the parts are
- * disjoint and the order total (its last key is the publicId), so the page's first `limit` are
- * among them. PostgreSQL then merges the parts in order (a Merge Append) and reads a part only as
- * far as the page needs, and the Events of one local day (migration 020: `events_current_days`
- * keyed by the default order) are read in that order, a few entries instead of every one of the
- * days around now (≈ 770 at 1,000,000 demo Events, each through the phase rule's zone
- * conversions), and so are the spans of each length up to a week (migration 023). A part whose
- * index holds another order sorts its candidates, as the whole page did.
+ * Where a page of current checks the phase rule: `once`, on the merged candidates, or in each
+ * part (`perPart`), each part then cut to its own first `limit` current Events.
  */
-export function currentCandidates(where: readonly string[], branches: readonly string[], keys: readonly SortKey[], limit: string): string {
-  const parts = branches.map((branch) => `(SELECT e.id, ${orderKeyOutputs(keys)} FROM events e
-        WHERE ${[...where, branch].join('\n          AND ')}
+export type PhaseCheck = 'once' | 'perPart';
+
+/**
+ * The page's Events (`e.*`, at most `limit` rows, in no particular order: the page orders them)
+ * among those that meet every condition of `where` (on alias `e`), one of the `branches`, and the
+ * phase filter `phase` (given the alias it applies to).
+ *
+ * PostgreSQL merges the parts in the page's order (a Merge Append) and reads a part only as far as
+ * the page needs: the Events of one local day (migration 020: `events_current_days` keyed by the
+ * default order) are read in that order, a few entries instead of every one of the days around
+ * now (≈ 770 at 1,000,000 demo Events, each through the phase rule's zone conversions), and so are
+ * the spans of each length up to a week (migration 023). A part whose index holds another order
+ * sorts its candidates, as the whole page did. Each part is ordered itself: with only the union
+ * ordered, PostgreSQL appended every part's candidates and sorted them all (≈ 1,400 at 1M, 4× the
+ * statement's time).
+ *
+ * `once`: the phase rule is checked on the merged candidates until the page has `limit` of them.
+ * The parts carry its inputs (PHASE_INPUTS, from their indexes' INCLUDE columns), and `OFFSET 0`
+ * keeps PostgreSQL from pushing the filter down into each part. Written into every part, the rule
+ * is compiled eleven times on every execution: `ExecutorStart` was 22% of the default page's
+ * backend time (session 41's `perf`), and that statement ran ≈ 33% longer (bench/notes.md,
+ * session 43). It pays where the page's order meets current Events early among the candidates.
+ *
+ * `perPart`: where it meets the rejected ones first (`-startLocalDate`: the latest local dates
+ * around now are still to come in most zones, ≈ 620 of the first 641 candidates at 1M), each part
+ * checks the rule and keeps only its first `limit` current Events (a top-N sort), and those few
+ * are merged: ≈ 40% less time than checking once above them (session 43).
+ */
+export function currentCandidates(
+  where: readonly string[],
+  phase: (alias: string) => string,
+  check: PhaseCheck,
+  branches: readonly string[],
+  keys: readonly SortKey[],
+  limit: string,
+): string {
+  if (check === 'perPart') {
+    const parts = branches.map((branch) => `(SELECT e.id, ${orderKeyOutputs(keys)} FROM events e
+        WHERE ${[...where, phase('e'), branch].join('\n          AND ')}
         ORDER BY ${orderBy(keys)}
         ${limit})`);
-  return `(SELECT e.* FROM (SELECT c.id FROM (${parts.join('\n        UNION ALL ')}) c
+    return `(SELECT e.* FROM (SELECT c.id FROM (${parts.join('\n        UNION ALL ')}) c
+      ORDER BY ${orderByOutputs('c', keys)}
+      ${limit}) c JOIN events e ON e.id = c.id) e`;
+  }
+  const inputs = PHASE_INPUTS.map((column) => `e.${column}`).join(', ');
+  const parts = branches.map((branch) => `(SELECT e.id, ${inputs}, ${orderKeyOutputs(keys)} FROM events e
+        WHERE ${[...where, branch].join('\n          AND ')}
+        ORDER BY ${orderBy(keys)})`);
+  return `(SELECT e.* FROM (SELECT c.id FROM (SELECT u.* FROM (${parts.join('\n        UNION ALL ')}) u
+        ORDER BY ${orderByOutputs('u', keys)}
+        OFFSET 0) c
+      WHERE ${phase('c')}
       ORDER BY ${orderByOutputs('c', keys)}
       ${limit}) c JOIN events e ON e.id = c.id) e`;
 }

@@ -66,6 +66,9 @@ function contextFilter(plan: EventsPlan, p: Params): string | null {
   }
 }
 
+/** The phase filter for `code` (queries/phase.ts phaseFilter) on any alias, its placeholders fixed. */
+const phaseFilterOf = (code: string, now: string, value: string) => (alias: string) => phaseFilter(alias, now, value, code);
+
 /**
  * Event ids of a Series context (decisions §5): a `direct` Series' direct members, or the
  * programs of an `editioned` Series' active Editions, narrowed to one Edition when given. Not
@@ -122,7 +125,10 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
   if (c.countryContains !== null) {
     where.push(`${key('e.primary_country_key', free.country)} LIKE ${terms.add(wildcardContains(lowerName(c.countryContains)))} ESCAPE ''`);
   }
-  if (c.temporalPhaseCode !== null) where.push(phaseFilter('e', now(), p.add(c.temporalPhaseCode), c.temporalPhaseCode));
+  // the phase filter on alias `e`, or on another (a page of current alone checks it once, above
+  // its parts: queries/current-candidates.ts), with the same placeholders
+  const phase = c.temporalPhaseCode === null ? null : phaseFilterOf(c.temporalPhaseCode, now(), p.add(c.temporalPhaseCode));
+  if (phase !== null) where.push(phase('e'));
   const current = c.temporalPhaseCode === 'current';
   if (c.administrativeStateCode !== null) where.push(`e.administrative_state_code = ${p.add(c.administrativeStateCode)}`);
   if (c.startInstantGte !== null) where.push(`e.start_at >= ${p.add(c.startInstantGte, 'timestamptz')}`);
@@ -241,9 +247,10 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
     ordered = keys.map(unindexed);
   }
   const selected = [columns, ...(carried.columns.length > 0 ? [order] : [])].join(', ');
-  if (currentParts !== null) {
+  if (currentParts !== null && phase !== null) {
+    const own = phase('e');
     const text = `SELECT ${selected}
-    FROM ${currentCandidates(where, currentParts, keys, limit)} ${mediaJoin}
+    FROM ${currentCandidates(where.filter((w) => w !== own), phase, c.sort === '-startLocalDate' ? 'perPart' : 'once', currentParts, keys, limit)} ${mediaJoin}
     ORDER BY ${orderBy(keys)}`;
     return { name: 'events.page', text: withCarried(text, keys, carried, outputs), values: p.values, stablePlan: true, rawText: EVENT_RAW_TEXT };
   }

@@ -5,6 +5,9 @@
  * single operation time (a parameter), never the database clock. The first matching row decides.
  */
 
+/** The columns of `events` the phase rule reads (phaseSql): what a query must output to apply it on another alias. */
+export const PHASE_INPUTS = ['time_zone_known', 'start_at', 'end_at', 'end_precision', 'time_zone', 'start_local_date', 'end_local_date'] as const;
+
 /** `e` is the events alias; `now` a timestamptz placeholder. */
 export function phaseSql(e: string, now: string): { phase: string; basis: string } {
   const today = `(${now} AT TIME ZONE ${e}.time_zone)::date`;

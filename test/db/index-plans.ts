@@ -12,6 +12,7 @@ import type { Statement } from '../../src/queries/statement.js';
 export interface PlanNode {
   readonly 'Node Type': string;
   readonly 'Index Name'?: string;
+  readonly Filter?: string;
   readonly Plans?: readonly PlanNode[];
 }
 
