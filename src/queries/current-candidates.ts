@@ -4,8 +4,8 @@
  * The parts of currentBound (queries/phase.ts) are asked apart, one index each (UNION ALL:
  * they are disjoint; the multi-day spans of local dates split by length, `currentCandidateBranches`,
  * migration 023), and each index holds in its INCLUDE columns the phase rule's inputs and the
- * order keys (migration 016). The phase filter and the top-N sort then run on index entries, and
- * only the page's Events (limit + 1) are read from the heap, by id. As one OR of the four, the
+ * order keys (migration 016). The phase filter and the page's order then run on index entries,
+ * and only the page's Events (limit + 1) are read from the heap, by id. As one OR of the four, the
  * bitmap scan read every candidate's heap page: at 1M Events ≈ 1,180 candidates, 1,187 buffers,
  * ≈ 2.4 ms; from the indexes alone ≈ 350 buffers (docs/performance.md, "current from its indexes
  * alone"). Index-only as far as the visibility map allows: rows changed since the last VACUUM are
@@ -38,8 +38,9 @@ export type PhaseCheck = 'once' | 'perPart';
  * The parts carry its inputs (PHASE_INPUTS, from their indexes' INCLUDE columns), and `OFFSET 0`
  * keeps PostgreSQL from pushing the filter down into each part. Written into every part, the rule
  * is compiled eleven times on every execution: `ExecutorStart` was 22% of the default page's
- * backend time (session 41's `perf`), and that statement ran ≈ 33% longer (bench/notes.md,
- * session 43). It pays where the page's order meets current Events early among the candidates.
+ * backend time (session 41's `perf`); checked once, that statement takes ≈ 33% less time
+ * (docs/performance.md, session 43). It pays where the page's order meets current Events early
+ * among the candidates.
  *
  * `perPart`: where it meets the rejected ones first (`-startLocalDate`: the latest local dates
  * around now are still to come in most zones, ≈ 620 of the first 641 candidates at 1M), each part
