@@ -38,7 +38,21 @@ export interface ListSource {
    * the table's own columns, `alias.id` carried out, and only its rows are read again with
    * `joins` (media), instead of every candidate being joined before the sort.
    */
-  readonly lateRows?: { readonly table: string; readonly alias: string; readonly joins: string };
+  readonly lateRows?: LateRows;
+}
+
+export interface LateRows {
+  readonly table: string;
+  readonly alias: string;
+  readonly joins: string;
+  /**
+   * Eligibility that tests the order keys' values (Venues near a place by distance: the distance
+   * within the radius), given the SQL that holds each key. The page computes each candidate's keys
+   * once, then tests and orders them: written beside `where`, a key was computed once for the
+   * condition and again for the order (at 1M Events, London's 369 candidate Venues each through
+   * the haversine twice; the page statement ≈ 10% longer, bench/notes.md session 43).
+   */
+  readonly onKeys?: (keys: readonly string[]) => readonly string[];
 }
 
 /** A list source built on the statement's own parameters. */
@@ -68,22 +82,38 @@ const keyColumns = (keys: readonly SortKey[]) => tagged(keys.map((k) => keyText(
 export function listPageStatement(build: SourceBuilder, after: readonly CursorKey[] | null, limit: number, parent: Parent | null = null): Statement {
   const p = new Params();
   const src = build(p);
+  const late = src.lateRows;
+  // the keys as a subquery `c` holds them (o0…), once computed (LateRows.onKeys)
+  const held = src.keys.map((k, i) => ({ ...k, expr: `c.o${i}` }));
+  const onKeys = late?.onKeys === undefined ? null : [...late.onKeys(held.map((k) => k.expr))];
   const where = [...src.where];
   if (parent !== null) where.push(`EXISTS (${parentSelect(parent, p)})`);
-  if (after !== null) where.push(keysetAfter(src.keys, after, p));
+  if (after !== null) (onKeys ?? where).push(keysetAfter(onKeys === null ? src.keys : held, after, p));
   const conditions = where.length > 0 ? where.join('\n      AND ') : 'true';
-  const late = src.lateRows;
   // with lateRows the page is found first (its keys as o0…, typed), then its rows read by id
   const keys = late === undefined ? src.keys : src.keys.map((k, i) => ({ ...k, expr: `page.o${i}` }));
   const columns = [...src.columns, ...keyColumns(keys), ...tagged(src.identity, 'i'), ...tagged(src.names, 'n')];
+  // with onKeys, each candidate's keys computed once (`OFFSET 0`: not pulled up into the
+  // conditions and the order that read them, each its own computation again), then tested and ordered
+  const page =
+    late === undefined
+      ? ''
+      : onKeys === null
+        ? `SELECT ${late.alias}.id, ${orderKeyOutputs(src.keys)}
+      FROM ${src.from}
+      WHERE ${conditions}
+      ORDER BY ${orderBy(src.keys)}`
+        : `SELECT c.id, ${held.map((k, i) => `${k.expr} AS o${i}`).join(', ')}
+      FROM (SELECT ${late.alias}.id, ${orderKeyOutputs(src.keys)} FROM ${src.from}
+        WHERE ${conditions}
+        OFFSET 0) c
+      WHERE ${onKeys.join('\n        AND ')}
+      ORDER BY ${orderBy(held)}`;
   const from =
     late === undefined
       ? `${src.from}
     WHERE ${conditions}`
-      : `(SELECT ${late.alias}.id, ${orderKeyOutputs(src.keys)}
-      FROM ${src.from}
-      WHERE ${conditions}
-      ORDER BY ${orderBy(src.keys)}
+      : `(${page}
       ${rowLimit(limit + 1)}) page
     JOIN ${late.table} ${late.alias} ON ${late.alias}.id = page.id ${late.joins}`;
   const text = `SELECT ${columns.join(', ')}
@@ -97,7 +127,8 @@ export function listPageStatement(build: SourceBuilder, after: readonly CursorKe
 export function boundaryStatement(build: SourceBuilder, ids: readonly string[]): Statement {
   const p = new Params();
   const src = build(p);
-  const where = [...src.where, ...src.identity.map((expr, i) => `${expr} = ${p.add(ids[i])}`)];
+  const keyed = src.lateRows?.onKeys?.(src.keys.map((k) => k.expr)) ?? [];
+  const where = [...src.where, ...keyed, ...src.identity.map((expr, i) => `${expr} = ${p.add(ids[i])}`)];
   const columns = [...keyColumns(src.keys), ...tagged(src.names, 'n')];
   const text = `SELECT ${columns.join(', ')}
     FROM ${src.from}

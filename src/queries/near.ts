@@ -76,9 +76,16 @@ export function distanceFrom(v: string, lat: string, lon: string): string {
 
 /** Venue `v` (already required active by the caller) has published coordinates within the radius. */
 export function venueNearCondition(v: string, point: NearPoint, p: Params): string {
+  return `${venueInBox(v, point, p)} AND ${distanceWithin(distanceSql(v, point), point.near, p)}`;
+}
+
+/**
+ * Venue `v` has published coordinates in the radius' bounding box: a Venue near the point
+ * (venueNearCondition) once its exact distance is also within the radius (distanceWithin).
+ */
+export function venueInBox(v: string, point: NearPoint, p: Params): string {
   const near = point.near;
-  const bound = matchBound(near.radiusKm);
-  const box = boundingBox(near.latitude, near.longitude, bound);
+  const box = boundingBox(near.latitude, near.longitude, matchBound(near.radiusKm));
   const range = (column: string, [min, max]: readonly [number, number]) =>
     `${v}.${column} BETWEEN ${p.add(min, 'float8')} AND ${p.add(max, 'float8')}`;
   const longitudes = box.longitudes.map((r) => range('longitude', r));
@@ -86,9 +93,11 @@ export function venueNearCondition(v: string, point: NearPoint, p: Params): stri
     `${v}.publish_coordinates`,
     range('latitude', [box.minLatitude, box.maxLatitude]),
     ...(longitudes.length === 0 ? [`${v}.longitude IS NOT NULL`] : [`(${longitudes.join(' OR ')})`]),
-    `${distanceSql(v, point)} < ${p.add(bound, 'float8')}`,
   ].join(' AND ');
 }
+
+/** The distance `distance` (the SQL of distanceFrom, or a column that holds it) is within the radius. */
+export const distanceWithin = (distance: string, near: Near, p: Params): string => `${distance} < ${p.add(matchBound(near.radiusKm), 'float8')}`;
 
 /** An Event `e` with at least one active Venue whose published coordinates are within the radius. */
 export function eventNearCondition(e: string, near: Near, p: Params): string {

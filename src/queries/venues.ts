@@ -9,7 +9,7 @@ import type { VenueField } from '../plan/resource-fields.js';
 import { localityKey } from '../text/normalize.js';
 import { selectedMediaJoin as mediaJoin, venueColumns } from './items.js';
 import { namedKeys, type SourceBuilder } from './list.js';
-import { distanceKeys, distanceKmColumn, nearPoint, venueNearCondition, type NearPoint } from './near.js';
+import { distanceKeys, distanceKmColumn, distanceWithin, nearPoint, venueInBox, venueNearCondition, type NearPoint } from './near.js';
 import { Params, literalNameMatch, addUpdatedSince } from './sql.js';
 import type { Statement } from './statement.js';
 import { detailStatements } from './statement-memo.js';
@@ -25,7 +25,9 @@ export function venueListSource(c: VenueControls): SourceBuilder {
     // the updatedAt feed alone: a range walk of the sort index, stable (queries/sql.ts)
     const feed = addUpdatedSince(where, 'v', c.updatedSince, c.sort === 'updatedAt' && f.near === null, p);
     const point = f.near === null ? null : nearPoint(f.near, p);
-    if (point !== null) where.push(venueNearCondition('v', point, p));
+    // by distance, the distance within the radius is tested on the order's key (LateRows.onKeys)
+    const byDistance = point !== null && c.sort === 'distance';
+    if (point !== null) where.push(byDistance ? venueInBox('v', point, p) : venueNearCondition('v', point, p));
     const columns = venueColumns('v', c.fields);
     if (point !== null) columns.push(distanceKmColumn('v', point));
     // near: the Venues in the box are sorted, not walked, so the page is cut on the position
@@ -44,7 +46,16 @@ export function venueListSource(c: VenueControls): SourceBuilder {
       identity: ['v.public_id'],
       names: ['v.name'],
       stablePlan: where.length === 1 || feed || nearByDistance, // unfiltered, the feed alone, or near alone by distance
-      ...(near ? { lateRows: { table: 'venues', alias: 'v', joins: mediaJoin('v', c.fields) } } : {}),
+      ...(near
+        ? {
+            lateRows: {
+              table: 'venues',
+              alias: 'v',
+              joins: mediaJoin('v', c.fields),
+              ...(byDistance ? { onKeys: ([distance]: readonly string[]) => [distanceWithin(distance!, point.near, p)] } : {}),
+            },
+          }
+        : {}),
     };
   };
 }

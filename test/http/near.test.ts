@@ -170,6 +170,10 @@ for (const engine of engines()) {
       assert.equal(Math.round(km([0, 0], [0, 1]) * 1e6) / 1e6, 111.19508);
       assert.deepEqual((await venueIds('near=0,1&radiusKm=111.19508')).map((v) => v.publicId), [V(6)]);
       assert.deepEqual((await venueIds('near=0,1&radiusKm=111.195079')).map((v) => v.publicId), []);
+      // by distance, the radius is tested on the order's key (queries/list.ts LateRows.onKeys): the
+      // Venue is in the bounding box of both radii
+      assert.deepEqual((await venueIds('near=0,1&radiusKm=111.19508&sort=distance')).map((v) => v.publicId), [V(6)]);
+      assert.deepEqual((await venueIds('near=0,1&radiusKm=111.195079&sort=distance')).map((v) => v.publicId), []);
       assert.deepEqual(await eventIds('near=0,1&radiusKm=111.19508'), [EV(8)]);
       assert.deepEqual(await eventIds('near=0,1&radiusKm=111.195079'), []);
     });
