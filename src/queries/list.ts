@@ -50,7 +50,7 @@ export interface LateRows {
    * within the radius), given the SQL that holds each key. The page computes each candidate's keys
    * once, then tests and orders them: written beside `where`, a key was computed once for the
    * condition and again for the order (at 1M Events, London's 369 candidate Venues each through
-   * the haversine twice; the page statement ≈ 10% longer, bench/notes.md session 43).
+   * the haversine twice: ≈ 13% of the page statement's time, bench/notes.md session 43).
    */
   readonly onKeys?: (keys: readonly string[]) => readonly string[];
 }
