@@ -128,7 +128,8 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
   // the phase filter on alias `e`, or on another (a page of current alone checks it once, above
   // its parts: queries/current-candidates.ts), with the same placeholders
   const phase = c.temporalPhaseCode === null ? null : phaseFilterOf(c.temporalPhaseCode, now(), p.add(c.temporalPhaseCode));
-  if (phase !== null) where.push(phase('e'));
+  const phaseOnE = phase?.('e') ?? null;
+  if (phaseOnE !== null) where.push(phaseOnE);
   const current = c.temporalPhaseCode === 'current';
   if (c.administrativeStateCode !== null) where.push(`e.administrative_state_code = ${p.add(c.administrativeStateCode)}`);
   if (c.startInstantGte !== null) where.push(`e.start_at >= ${p.add(c.startInstantGte, 'timestamptz')}`);
@@ -248,9 +249,8 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
   }
   const selected = [columns, ...(carried.columns.length > 0 ? [order] : [])].join(', ');
   if (currentParts !== null && phase !== null) {
-    const own = phase('e');
     const text = `SELECT ${selected}
-    FROM ${currentCandidates(where.filter((w) => w !== own), phase, c.sort === '-startLocalDate' ? 'perPart' : 'once', currentParts, keys, limit)} ${mediaJoin}
+    FROM ${currentCandidates(where.filter((w) => w !== phaseOnE), phase, c.sort === '-startLocalDate' ? 'perPart' : 'once', currentParts, keys, limit)} ${mediaJoin}
     ORDER BY ${orderBy(keys)}`;
     return { name: 'events.page', text: withCarried(text, keys, carried, outputs), values: p.values, stablePlan: true, rawText: EVENT_RAW_TEXT };
   }

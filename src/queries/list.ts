@@ -13,7 +13,7 @@ import type { Reader } from '../db/reader.js';
 import type { ListPlan, ListShape } from '../plan/list.js';
 import { splitPage } from './page.js';
 import { parentSelect, requireParent, type Parent } from './parents.js';
-import { Params, keyText, keysetAfter, orderBy, orderKeyOutputs, rowLimit, type SortKey } from './sql.js';
+import { Params, keyText, keysetAfter, orderBy, orderByOutputs, orderKeyOutputs, rowLimit, type SortKey } from './sql.js';
 import type { Statement } from './statement.js';
 
 export interface ListSource {
@@ -93,27 +93,26 @@ export function listPageStatement(build: SourceBuilder, after: readonly CursorKe
   // with lateRows the page is found first (its keys as o0…, typed), then its rows read by id
   const keys = late === undefined ? src.keys : src.keys.map((k, i) => ({ ...k, expr: `page.o${i}` }));
   const columns = [...src.columns, ...keyColumns(keys), ...tagged(src.identity, 'i'), ...tagged(src.names, 'n')];
-  // with onKeys, each candidate's keys computed once (`OFFSET 0`: not pulled up into the
-  // conditions and the order that read them, each its own computation again), then tested and ordered
-  const page =
-    late === undefined
-      ? ''
-      : onKeys === null
-        ? `SELECT ${late.alias}.id, ${orderKeyOutputs(src.keys)}
+  // the page's ids and keys (lateRows): ordered as they are computed, or with onKeys each
+  // candidate's keys computed once (`OFFSET 0`: not pulled up into the conditions and the order
+  // that read them, each its own computation again), then tested and ordered
+  const pageIds = (table: LateRows, tested: readonly string[] | null) =>
+    tested === null
+      ? `SELECT ${table.alias}.id, ${orderKeyOutputs(src.keys)}
       FROM ${src.from}
       WHERE ${conditions}
       ORDER BY ${orderBy(src.keys)}`
-        : `SELECT c.id, ${held.map((k, i) => `${k.expr} AS o${i}`).join(', ')}
-      FROM (SELECT ${late.alias}.id, ${orderKeyOutputs(src.keys)} FROM ${src.from}
+      : `SELECT c.*
+      FROM (SELECT ${table.alias}.id, ${orderKeyOutputs(src.keys)} FROM ${src.from}
         WHERE ${conditions}
         OFFSET 0) c
-      WHERE ${onKeys.join('\n        AND ')}
-      ORDER BY ${orderBy(held)}`;
+      WHERE ${tested.join('\n        AND ')}
+      ORDER BY ${orderByOutputs('c', src.keys)}`;
   const from =
     late === undefined
       ? `${src.from}
     WHERE ${conditions}`
-      : `(${page}
+      : `(${pageIds(late, onKeys)}
       ${rowLimit(limit + 1)}) page
     JOIN ${late.table} ${late.alias} ON ${late.alias}.id = page.id ${late.joins}`;
   const text = `SELECT ${columns.join(', ')}
