@@ -3,7 +3,8 @@
  * `walk` (the term unindexed, the order's index walked) or `matches` (the term's index, sorted by
  * unindexed keys). Whichever is chosen, every page, its `hasMore` and the whole traversal must be
  * the ones of the plain statement: compared here for both shapes, every order, name terms of each
- * statement form (one word, several words, whole words for the word index, no match), city and
+ * statement form (one word, several words, neighbouring whole words for the pair index, one whole
+ * word for the word index, no match), city and
  * country terms, on both engines.
  */
 import assert from 'node:assert/strict';
@@ -15,6 +16,7 @@ import { Reader } from '../../src/db/reader.js';
 import { eventRows } from '../../src/queries/event-own.js';
 import { fetchEventsPage } from '../../src/queries/events-read.js';
 import { eventsPageStatement } from '../../src/queries/events.js';
+import { wholePairs, wholeWords } from '../../src/queries/name-search.js';
 import { splitPage } from '../../src/queries/page.js';
 import { shapedSearch, type SearchChoice, type SearchShape } from '../../src/queries/search-shape.js';
 import type { Statement } from '../../src/queries/statement.js';
@@ -32,7 +34,7 @@ for (const engine of engines()) {
       t = await openTestDatabase(engine);
       await seedDemo(t.db, { events: 240, seed: 'shapes', anchorDate: '2026-03-15' });
       const one = async (sql: string) => (await t.db.pool.query<{ v: string }>(sql)).rows[0]!.v;
-      // a name of several words with whole words inside (the word index form), a common and a
+      // a name of several words with neighbouring whole words inside (the pair index form), a common and a
       // rare three-letter run, a city and a country substring
       const long = await one(`SELECT name AS v FROM events WHERE active AND name_lower LIKE '% live at %' ORDER BY id LIMIT 1`);
       const runs = (await t.db.pool.query<{ run: string; n: string }>(
@@ -41,8 +43,14 @@ for (const engine of engines()) {
       )).rows;
       const city = await one(`SELECT substr(primary_locality_key, 2, 4) AS v FROM events WHERE active AND length(primary_locality_key) > 5 ORDER BY id LIMIT 1`);
       const country = await one(`SELECT substr(primary_country_key, 1, 3) AS v FROM events WHERE active AND primary_country_key IS NOT NULL ORDER BY id LIMIT 1`);
+      // two characters of the word before " live at ": "live" is its one whole word, no pair
+      const lower = long.toLowerCase();
+      const around = lower.slice(lower.indexOf(' live at ') - 2, lower.indexOf(' live at ') + 8);
+      assert.ok(wholePairs(lower).length > 0, long);
+      assert.deepEqual([wholePairs(around), wholeWords(around)], [[], ['live']], around);
       terms = [
         `nameContains=${encodeURIComponent(long)}`,
+        `nameContains=${encodeURIComponent(around)}`,
         `nameContains=${encodeURIComponent(runs[0]!.run)}`,
         `nameContains=${encodeURIComponent(runs.find((r) => Number(r.n) >= 2 && Number(r.n) <= 5)!.run)}`,
         `nameContains=${encodeURIComponent('ÉTÉ Zqx')}`,

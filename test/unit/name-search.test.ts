@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { indexedWords, nameContainsCondition, sharedWords, wholeWords } from '../../src/queries/name-search.js';
+import { indexedWords, nameContainsCondition, sharedWords, wholePairs, wholeWords } from '../../src/queries/name-search.js';
 import { foldName } from '../../src/text/normalize.js';
 import { Params } from '../../src/queries/sql.js';
 
@@ -68,11 +68,32 @@ describe('whole words (the folded name\'s word index)', () => {
     assert.deepEqual(wholeWords('x  abcd  y'), ['abcd']);
   });
 
-  test('a term with a whole word asks the word index, and checks the whole term on the candidates', () => {
+  test('a term with a whole word and no pair of them asks the word index, and checks the whole term on the candidates', () => {
+    const p = new Params();
+    const sql = nameContainsCondition('Señor Kalani Sirius', p);
+    assert.match(sql, /^string_to_array\(e\.name_folded, ' '\) @> ARRAY\[\$1\]::text\[\]\s+AND \(\(e\.name_lower \|\| ''\) LIKE \$2 ESCAPE '' OR \(e\.name_folded \|\| ''\) LIKE \$3 ESCAPE ''\)$/);
+    assert.deepEqual(p.values, ['kalani', '%señor kalani sirius%', '%senor kalani sirius%']);
+  });
+
+  test('a term with two whole words side by side asks the pair index, and checks the whole term on the candidates', () => {
     const p = new Params();
     const sql = nameContainsCondition('Señor Kalani live at Sirius Hall', p);
-    assert.match(sql, /^string_to_array\(e\.name_folded, ' '\) @> ARRAY\[\$1, \$2\]::text\[\]\s+AND \(\(e\.name_lower \|\| ''\) LIKE \$3 ESCAPE '' OR \(e\.name_folded \|\| ''\) LIKE \$4 ESCAPE ''\)$/);
-    assert.deepEqual(p.values, ['kalani', 'sirius', '%señor kalani live at sirius hall%', '%senor kalani live at sirius hall%']);
+    assert.match(sql, /^event_name_pairs\(e\.name_folded\) @> ARRAY\[\$1, \$2\]::text\[\]\s+AND \(\(e\.name_lower \|\| ''\) LIKE \$3 ESCAPE '' OR \(e\.name_folded \|\| ''\) LIKE \$4 ESCAPE ''\)$/);
+    assert.deepEqual(p.values, ['kalani live', 'at sirius', '%señor kalani live at sirius hall%', '%senor kalani live at sirius hall%']);
+  });
+
+  test('pairs: two neighbouring whole words (printable ASCII, no wildcard, not both short) joined by their one space, the two longest', () => {
+    assert.deepEqual(wholePairs('señor kalani live at sirius hall'), ['kalani live', 'at sirius']);
+    assert.deepEqual(wholePairs('x ab cde y'), ['ab cde']);
+    assert.deepEqual(wholePairs('x de la y'), [], 'two short words: as common as one');
+    assert.deepEqual(wholePairs('x abc y'), [], 'one whole word: no pair');
+    assert.deepEqual(wholePairs('kalani live'), [], 'first and last words may be parts of words');
+    assert.deepEqual(wholePairs('x  ab cde  y'), ['ab cde'], 'an empty word between two spaces pairs with nothing');
+    assert.deepEqual(wholePairs('x abc  cde y'), [], 'two spaces: not neighbours');
+    assert.deepEqual(wholePairs('x fête live at y'), ['live at'], 'not ASCII: not whole for both branches');
+    assert.deepEqual(wholePairs('x ka_ni live y'), [], 'a wildcard inside: not a literal word');
+    assert.deepEqual(wholePairs('x kalani\tlive y'), [], 'only U+0020 separates words');
+    assert.deepEqual(wholePairs('x abc de abc de y'), ['abc de', 'de abc'], 'each pair once');
   });
 
   // Soundness: a name the whole condition matches has every whole word in its folded name's words.
@@ -99,6 +120,9 @@ describe('whole words (the folded name\'s word index)', () => {
         if (!matches) return;
         const words = foldName(name).split(' ');
         for (const w of wholeWords(original)) assert.ok(words.includes(w), `${JSON.stringify(name)} / ${JSON.stringify(term)}: ${w}`);
+        // migration 024's event_name_pairs, as test/db/name-pairs.test.ts checks it on each engine
+        const pairs = words.slice(0, -1).map((w, i) => `${w} ${words[i + 1]}`);
+        for (const pair of wholePairs(original)) assert.ok(pairs.includes(pair), `${JSON.stringify(name)} / ${JSON.stringify(term)}: ${pair}`);
       }),
       { numRuns: 5000 },
     );

@@ -143,7 +143,7 @@ describe('the statement of each shape', () => {
       const s = eventsPageStatement(plan(qs), undefined, { shape: 'walk', heavy: false });
       assert.equal(s.stablePlan, true, qs);
       assert.doesNotMatch(s.text, /e\.(name_lower|name_folded|primary_locality_key|primary_country_key) LIKE/, qs);
-      assert.doesNotMatch(s.text, /string_to_array/, `${qs}: not the word index either`);
+      assert.doesNotMatch(s.text, /string_to_array|event_name_pairs/, `${qs}: not the word or pair index either`);
       assert.match(s.text, /ORDER BY e\.start_local_date ASC, e\.start_rank ASC/, qs);
       assert.match(s.text, /LIKE \(SELECT \$\d+::text\) ESCAPE ''/, `${qs}: its values priced as unknown`);
     }
@@ -158,7 +158,8 @@ describe('the statement of each shape', () => {
       assert.doesNotMatch(s.text, /LIKE \$\d+/, `${qs}: no value the planner sees`);
     }
     assert.match(eventsPageStatement(plan('cityContains=london'), undefined, { shape: 'matches', heavy: false }).text, /e\.primary_locality_key LIKE \(SELECT \$1::text\)/);
-    assert.match(eventsPageStatement(plan('nameContains=se%C3%B1or+kalani+live+at+sirius+hall'), undefined, { shape: 'matches', heavy: false }).text, /string_to_array\(e\.name_folded, ' '\) @> ARRAY\[\(SELECT \$1::text\), \(SELECT \$2::text\)\]/);
+    assert.match(eventsPageStatement(plan('nameContains=se%C3%B1or+kalani+live+at+sirius+hall'), undefined, { shape: 'matches', heavy: false }).text, /event_name_pairs\(e\.name_folded\) @> ARRAY\[\(SELECT \$1::text\), \(SELECT \$2::text\)\]/);
+    assert.match(eventsPageStatement(plan('nameContains=se%C3%B1or+kalani+sirius'), undefined, { shape: 'matches', heavy: false }).text, /string_to_array\(e\.name_folded, ' '\) @> ARRAY\[\(SELECT \$1::text\)\]/);
   });
 
   test('unshaped, the same search is planned per request, its values visible to the planner', () => {
