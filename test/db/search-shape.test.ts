@@ -4,8 +4,7 @@
  * unindexed keys). Whichever is chosen, every page, its `hasMore` and the whole traversal must be
  * the ones of the plain statement: compared here for both shapes, every order, name terms of each
  * statement form (one word, several words, neighbouring whole words for the pair index, one whole
- * word for the word index, no match), city and
- * country terms, on both engines.
+ * word for the word index, no match), city and country terms, on both engines.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -34,8 +33,8 @@ for (const engine of engines()) {
       t = await openTestDatabase(engine);
       await seedDemo(t.db, { events: 240, seed: 'shapes', anchorDate: '2026-03-15' });
       const one = async (sql: string) => (await t.db.pool.query<{ v: string }>(sql)).rows[0]!.v;
-      // a name of several words with neighbouring whole words inside (the pair index form), a common and a
-      // rare three-letter run, a city and a country substring
+      // a name of several words with neighbouring whole words inside (the pair index form), a
+      // common and a rare three-letter run, a city and a country substring
       const long = await one(`SELECT name AS v FROM events WHERE active AND name_lower LIKE '% live at %' ORDER BY id LIMIT 1`);
       const runs = (await t.db.pool.query<{ run: string; n: string }>(
         `SELECT substr(name_lower, i, 3) AS run, count(DISTINCT id)::text AS n FROM events, generate_series(1, 40) i

@@ -3,8 +3,8 @@
 -- index for those pairs instead of migration 008's index for the words: a pair's posting list is
 -- at most its rarer word's, and two pairs meet on far fewer names than two words. At 1,000,000
 -- demo Events, "kalani live" and "at sirius" are in 750 and 2,386 names where "kalani" and "sirius"
--- are in 16,603 and 5,367: 11 candidates instead of 93, the bitmap index scan ≈ 0.14 ms instead of
--- ≈ 1.2 ms (src/queries/name-search.ts, docs/performance.md).
+-- are in 16,603 and 5,367: 11 candidates instead of 93, the bitmap index scan ≈ 0.16 ms instead of
+-- ≈ 0.94 ms (src/queries/name-search.ts, docs/performance.md).
 -- The pairs of `string_to_array(name, ' ')`, each two neighbours joined by one space (an empty
 -- element between two spaces makes pairs no term asks for). PL/pgSQL: ≈ 5 µs a name, where a SQL
 -- function's sub-select took ≈ 15 µs and built-in expressions cannot pair neighbours.
