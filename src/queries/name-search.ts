@@ -88,10 +88,15 @@ export const WHOLE_WORDS = 2;
  * spaces. The first and last words are not whole: the term may start or end inside a word.
  */
 export function wholeWords(lowered: string): string[] {
-  const inner = lowered.split(' ').slice(1, -1);
-  const words = [...new Set(inner)].filter((w) => w.length >= MIN_WORD_LENGTH && SHARED_WORD.test(w) && !/[%_]/.test(w));
+  const words = [...new Set(innerWords(lowered))].filter((w) => w.length >= MIN_WORD_LENGTH && literalWord(w));
   return longestFirst(words, WHOLE_WORDS);
 }
+
+/** The words of a lower-cased term between two of its literal spaces, in term order ('' between two spaces). */
+const innerWords = (lowered: string) => lowered.split(' ').slice(1, -1);
+
+/** A word both branches hold as it is (SHARED_WORD) and no LIKE wildcard inside. */
+const literalWord = (w: string | undefined): w is string => w !== undefined && SHARED_WORD.test(w) && !/[%_]/.test(w);
 
 /** Pairs of whole words the pair index is asked for: at most this many, the longest. */
 export const WHOLE_PAIRS = 2;
@@ -105,11 +110,10 @@ export const WHOLE_PAIRS = 2;
  * split on spaces (migration 024's `event_name_pairs`).
  */
 export function wholePairs(lowered: string): string[] {
-  const inner = lowered.split(' ').slice(1, -1);
-  const word = (w: string | undefined): w is string => w !== undefined && SHARED_WORD.test(w) && !/[%_]/.test(w);
+  const inner = innerWords(lowered);
   const pairs = inner.slice(0, -1).flatMap((w, i) => {
     const next = inner[i + 1];
-    return word(w) && word(next) && Math.max(w.length, next.length) >= MIN_WORD_LENGTH ? [`${w} ${next}`] : [];
+    return literalWord(w) && literalWord(next) && Math.max(w.length, next.length) >= MIN_WORD_LENGTH ? [`${w} ${next}`] : [];
   });
   return longestFirst([...new Set(pairs)], WHOLE_PAIRS);
 }
