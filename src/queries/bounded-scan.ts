@@ -83,8 +83,19 @@ function walkLength(rows: number): string {
   return String(rows);
 }
 
-/** A text as an expression no index holds (the same value, its collation kept). */
+/** A text as an expression no index holds (the same value, its collation kept): for an order. */
 export const unindexedText = (expr: string): string => `(${expr} || '')`;
+
+/**
+ * A text column as an expression no index holds, for LIKE alone: the column under the explicit
+ * collation "C". An index serves a clause only under the index's own collation, and the columns
+ * matched so (the Events' name and place keys) have the default one, as have their indexes; LIKE
+ * matches byte for byte under every deterministic collation, so the rows are the same. Nothing is
+ * built per row, where `unindexedText` builds a new text for every row a walk filters
+ * (bench/notes.md, session 45). test/db/like-forms.test.ts checks both engines keep the trigram
+ * index off it, and the rows.
+ */
+export const unindexedMatchText = (expr: string): string => `(${expr} COLLATE "C")`;
 
 /**
  * A sort key as an expression no index holds, of the same value and order (a date or an integer

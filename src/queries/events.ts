@@ -9,7 +9,7 @@ import type { EventSort } from '../plan/event-fields.js';
 import { carriedColumns, type CarriedColumns } from './event-carried.js';
 import { lowerName } from '../text/normalize.js';
 import { selectedMediaJoin } from './items.js';
-import { afterNearWalk, afterWalk, boundedSearch, nearWalkedSource, termsWithoutTrigram, unindexed, unindexedText, walkedSource, type ScanPart } from './bounded-scan.js';
+import { afterNearWalk, afterWalk, boundedSearch, nearWalkedSource, termsWithoutTrigram, unindexed, unindexedMatchText, walkedSource, type ScanPart } from './bounded-scan.js';
 import { nameContainsCondition, nameContainsUnindexed } from './name-search.js';
 import { shapedSearch, walkedIds, type SearchChoice } from './search-shape.js';
 import { eventNearCondition } from './near.js';
@@ -118,12 +118,12 @@ export function eventsPageStatement(plan: EventsPlan, scan?: ScanPart, choice?: 
   if (c.nameContains !== null) where.push(free.name ? nameContainsUnindexed(c.nameContains, terms) : nameContainsCondition(c.nameContains, terms));
   // The primary active Venue's keys (decisions §5), kept on the Event by the importer
   // (src/catalogue/primary-venue.ts, migration 003).
-  const key = (column: string, unindexedForm: boolean) => (unindexedForm ? unindexedText(column) : column);
+  const key = (column: string, unindexedForm: boolean) => (unindexedForm ? unindexedMatchText(column) : column);
   if (c.cityContains !== null) {
-    where.push(`${key('e.primary_locality_key', free.city)} LIKE ${terms.add(wildcardContains(lowerName(c.cityContains)))} ESCAPE ''`);
+    where.push(`${key('e.primary_locality_key', free.city)} LIKE ${terms.add(wildcardContains(lowerName(c.cityContains)))}`);
   }
   if (c.countryContains !== null) {
-    where.push(`${key('e.primary_country_key', free.country)} LIKE ${terms.add(wildcardContains(lowerName(c.countryContains)))} ESCAPE ''`);
+    where.push(`${key('e.primary_country_key', free.country)} LIKE ${terms.add(wildcardContains(lowerName(c.countryContains)))}`);
   }
   // the phase filter on alias `e`, or on another (a page of current alone checks it once, above
   // its parts: queries/current-candidates.ts), with the same placeholders

@@ -8,7 +8,7 @@
  * catalogue, so even a term with one match costs more as the catalogue grows.
  * A name containing the term contains each of its words, so for a multi-word term the index is
  * asked only for the term's longest words (longer words are rarer), and the whole pattern is
- * checked on the candidates through an expression the index cannot serve (`name || ''`), so the
+ * checked on the candidates through an expression the index cannot serve (`name COLLATE "C"`), so the
  * planner does not fold it back into the index scan.
  * Single-word terms keep the plain condition, so the planner's choice between the ordered walk
  * (common words) and the index (rare words) is unchanged for them.
@@ -30,7 +30,7 @@
  * measurements.
  */
 import { foldName } from '../text/normalize.js';
-import { unindexedText } from './bounded-scan.js';
+import { unindexedMatchText } from './bounded-scan.js';
 import { wildcardContains, type Params } from './sql.js';
 
 /** Words the index is asked for: at most this many of the term's longest words. */
@@ -118,7 +118,7 @@ export function wholePairs(lowered: string): string[] {
   return longestFirst([...new Set(pairs)], WHOLE_PAIRS);
 }
 
-const whole = (column: string, pattern: string, p: Params) => `${column} LIKE ${p.add(wildcardContains(pattern))} ESCAPE ''`;
+const whole = (column: string, pattern: string, p: Params) => `${column} LIKE ${p.add(wildcardContains(pattern))}`;
 
 /**
  * The whole term on alias `e` through expressions no index serves: the recheck of the candidates
@@ -130,7 +130,7 @@ export function nameContainsUnindexed(term: string, p: Params): string {
 }
 
 const unindexedMatch = (original: string, folded: string, p: Params) =>
-  `(${whole(unindexedText('e.name_lower'), original, p)} OR ${whole(unindexedText('e.name_folded'), folded, p)})`;
+  `(${whole(unindexedMatchText('e.name_lower'), original, p)} OR ${whole(unindexedMatchText('e.name_folded'), folded, p)})`;
 
 /** The condition on alias `e` for a trimmed, non-empty term. */
 export function nameContainsCondition(term: string, p: Params): string {

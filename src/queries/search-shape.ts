@@ -13,7 +13,7 @@
  * runs a statement written so that its one plan is the chosen one whatever the value, which is
  * then prepared and kept generic:
  *   - `walk`: the term through expressions no index holds (queries/bounded-scan.ts
- *     `unindexedText`), so the planner can only walk the order's index;
+ *     `unindexedMatchText`), so the planner can only walk the order's index;
  *   - `matches`: ordered by keys no index holds (`unindexed`), so it can only collect the term's
  *     matches and sort them (top-N), cut before the media join, as `current` is.
  * Both read exactly the rows of the statement the planner was asked about (the same conditions

@@ -105,12 +105,18 @@ export function orderByOutputs(alias: string, keys: readonly SortKey[]): string 
   return keys.map((k, i) => `${alias}.o${i} ${k.direction.toUpperCase()}`).join(', ');
 }
 
-/** A containment pattern where `%` and `_` in the term stay wildcards (use with ESCAPE ''). */
+/**
+ * A containment pattern where `%` and `_` in the term stay wildcards and every other character,
+ * `\` too, matches itself, for LIKE's default escape (`\`, so each `\` is written twice): what
+ * `LIKE '%term%' ESCAPE ''` matches. Not written with ESCAPE '': PostgreSQL turns that into
+ * `like_escape(pattern, '')`, which a prepared statement's parameter leaves to be computed again
+ * for every row a walk filters (bench/notes.md, session 45).
+ */
 export function wildcardContains(term: string): string {
-  return `%${term}%`;
+  return `%${term.replace(/\\/g, '\\\\')}%`;
 }
 
-/** A literal containment pattern: `%`, `_` and `\` match themselves (default ESCAPE '\'). */
+/** A literal containment pattern: `%`, `_` and `\` match themselves (LIKE's default escape, `\`). */
 export function literalContains(term: string): string {
   return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
@@ -139,7 +145,7 @@ export const utcText = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'Y
 
 /** Literal, case-insensitive name containment on `<alias>.name_lower` (`%`, `_`, `\\`, `!` match themselves). */
 export const literalNameMatch = (alias: string, term: string, params: Params) =>
-  `${alias}.name_lower LIKE ${params.add(literalContains(lowerName(term)))} ESCAPE '\\'`;
+  `${alias}.name_lower LIKE ${params.add(literalContains(lowerName(term)))}`;
 
 /**
  * Adds `updatedSince` (when given) on a list's `alias.updated_at` to `where`. `feedOrder`: the

@@ -145,7 +145,7 @@ describe('the statement of each shape', () => {
       assert.doesNotMatch(s.text, /e\.(name_lower|name_folded|primary_locality_key|primary_country_key) LIKE/, qs);
       assert.doesNotMatch(s.text, /string_to_array|event_name_pairs/, `${qs}: not the word or pair index either`);
       assert.match(s.text, /ORDER BY e\.start_local_date ASC, e\.start_rank ASC/, qs);
-      assert.match(s.text, /LIKE \(SELECT \$\d+::text\) ESCAPE ''/, `${qs}: its values priced as unknown`);
+      assert.match(s.text, /LIKE \(SELECT \$\d+::text\)/, `${qs}: its values priced as unknown`);
     }
   });
 
@@ -165,6 +165,6 @@ describe('the statement of each shape', () => {
   test('unshaped, the same search is planned per request, its values visible to the planner', () => {
     const s = eventsPageStatement(plan('cityContains=london'));
     assert.equal(s.stablePlan, false);
-    assert.match(s.text, /e\.primary_locality_key LIKE \$1 ESCAPE ''/);
+    assert.match(s.text, /e\.primary_locality_key LIKE \$1/);
   });
 });

@@ -1,7 +1,7 @@
 /** The SQL helpers: keyset predicates, and refusal of cursor values that are not of their key's type. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Params, keysetAfter, literalContains, type SortKey } from '../../src/queries/sql.js';
+import { Params, keysetAfter, literalContains, wildcardContains, type SortKey } from '../../src/queries/sql.js';
 import { InvalidQuery } from '../../src/controls/errors.js';
 import { publicError } from '../../src/http/errors.js';
 
@@ -63,5 +63,13 @@ describe('keysetAfter', () => {
 describe('literalContains', () => {
   it('escapes %, _ and backslash so they match themselves', () => {
     assert.equal(literalContains('50%_off\\!'), '%50\\%\\_off\\\\!%');
+  });
+});
+
+describe('wildcardContains', () => {
+  it('keeps % and _ as wildcards and writes each backslash twice (LIKE\'s default escape)', () => {
+    assert.equal(wildcardContains('50%_off'), '%50%_off%');
+    assert.equal(wildcardContains('a\\b\\'), '%a\\\\b\\\\%');
+    assert.equal(wildcardContains(''), '%%');
   });
 });
