@@ -5,8 +5,9 @@
  *     form it replaced: `%` and `_` wildcards, every other character itself, `\` too);
  *   - the column under COLLATE "C" matches the same rows as the column;
  *   - and no index serves it: with the trigram indexes the only ones left to scan, the plain
- *     column is read from its trigram index and the unindexed form is not (the walk shapes and bounded searches rely on it:
- *     src/queries/search-shape.ts, src/queries/bounded-scan.ts).
+ *     column's pattern is its trigram index's condition and the unindexed form's never is (the
+ *     walk shapes and bounded searches rely on it: src/queries/search-shape.ts,
+ *     src/queries/bounded-scan.ts).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
