@@ -17,6 +17,8 @@ import { checkReferences, checkStaging } from './checks.js';
 import { COLLECTIONS, ProblemList, type Collection } from './document.js';
 import { mergeStaging, refreshStatistics, type CollectionCounts, type CountedReferences } from './merge.js';
 import { finishAfterCommit } from './after-commit.js';
+import { DirectMemberships } from './direct-memberships.js';
+import type { BatchLists } from './member-lists.js';
 import { createStaging, finishStaging, insertStaged } from './staging.js';
 import { BatchEncoder, type EncodedBatch, type StagedText } from './staging-batch.js';
 import { readDocument, readEntities, type DocumentSink, type ReadResult } from './stream.js';
@@ -41,6 +43,12 @@ export interface ImportOptions {
   readonly onProgress?: (progress: ImportProgress) => void;
   /** Entities per staging batch (default 2,000). */
   readonly batchSize?: number;
+  /**
+   * A first import's Event Artists and Venues resolved while reading and written by COPY
+   * (direct-memberships.ts; default true). False joins every list in SQL, as any later import
+   * does: the tests compare the two.
+   */
+  readonly directMemberships?: boolean;
 }
 
 export interface ImportSummary {
@@ -90,6 +98,8 @@ class Stager implements DocumentSink {
     private readonly client: pg.PoolClient,
     private readonly batchSize: number,
     private readonly onProgress?: (p: ImportProgress) => void,
+    /** A first import's Event Artist and Venue lists, resolved here (direct-memberships.ts). */
+    private readonly direct?: DirectMemberships,
   ) {
     this.encoder.into(this.writers[0]);
   }
@@ -108,9 +118,9 @@ class Stager implements DocumentSink {
   }
 
   async flush(): Promise<void> {
-    const tables = this.encoder.take();
+    const { tables, lists } = this.encoder.take();
     this.encoder.into(this.writers[++this.taken % 2]!);
-    await this.write(tables);
+    await this.write(tables, lists);
   }
 
   /** A batch validated and encoded by a seed worker, staged in document order. */
@@ -118,10 +128,11 @@ class Stager implements DocumentSink {
     this.entities += batch.entities;
     for (const problem of batch.problems) this.problems.add(problem);
     this.problems.countMore(batch.problemTotal - batch.problems.length);
-    await this.write(batch.tables);
+    await this.write(batch.tables, batch.lists);
   }
 
-  private async write(tables: readonly StagedText[]): Promise<void> {
+  private async write(tables: readonly StagedText[], lists: BatchLists): Promise<void> {
+    this.direct?.take(lists);
     for (const { collection, text } of tables) await insertStaged(this.copyIn, this.client, collection, text);
     this.onProgress?.({ entities: this.entities, phase: 'reading' });
   }
@@ -173,6 +184,7 @@ async function importWith(
   const client = await db.pool.connect();
   let inTransaction = false;
   let broken: Error | undefined;
+  let direct: DirectMemberships | null = null;
   try {
     await client.query('BEGIN');
     inTransaction = true;
@@ -189,10 +201,13 @@ async function importWith(
     );
     const importedAt = rows[0]!.t;
     await createStaging(client);
+    if (opts.directMemberships ?? true) direct = await DirectMemberships.forFirstImport(client, db.copyIn);
 
-    const stager = new Stager(db.copyIn, client, opts.batchSize ?? DEFAULT_BATCH_SIZE, opts.onProgress);
+    const stager = new Stager(db.copyIn, client, opts.batchSize ?? DEFAULT_BATCH_SIZE, opts.onProgress, direct ?? undefined);
     const { complete } = await read(stager);
     await stager.flush();
+    // the lists are resolved while the backend checks and merges (direct-memberships.ts)
+    direct?.resolve();
     let counted: CountedReferences | undefined;
     if (complete) {
       opts.onProgress?.({ entities: stager.entities, phase: 'checking' });
@@ -210,7 +225,9 @@ async function importWith(
     if (stager.problems.total > 0) throw stager.problems.toError();
 
     opts.onProgress?.({ entities: stager.entities, phase: 'merging' });
-    const { counts: collections, statistics } = await mergeStaging(client, replace, counted);
+    const { counts: collections, statistics } = await mergeStaging(client, replace, counted, direct ?? undefined);
+    await direct?.close();
+    direct = null;
     await client.query('COMMIT');
     inTransaction = false;
     try {
@@ -237,6 +254,7 @@ async function importWith(
     }
     throw err;
   } finally {
+    await direct?.close();
     // a connection that could not roll back is discarded, not returned to the pool
     client.release(broken);
   }

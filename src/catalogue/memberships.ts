@@ -2,10 +2,12 @@
  * The memberships of a merge (inside the import transaction): each staged owner's lists replace
  * its stored ones, in the document's order (`position`), members found by publicId among the
  * merged entities (the checks have already rejected a dangling reference, or left the lists to be
- * counted here: `mergeMemberships`).
+ * counted here: `mergeMemberships`). A first import's Event Artists and Venues resolved in Node
+ * are COPYed instead (direct-memberships.ts); the SQL writes the lists it could not resolve.
  */
 import type pg from 'pg';
 import type { Collection } from './document.js';
+import type { DirectMemberships, DirectPart } from './direct-memberships.js';
 import { STAGE } from './rows.js';
 
 interface Membership {
@@ -72,28 +74,59 @@ export interface CountedList {
  * returns false when a list wrote fewer memberships than it has elements (a reference resolved to
  * no entity, staged or stored: each element matches at most one, publicIds being unique). A NULL element would count too, though it resolves to
  * nothing: a document without problems has none, and the caller's exact check would find no
- * problem in it.
+ * problem in it. With `direct`, the lists it resolved are written by COPY (each element was found
+ * among the document's members, so none of them is counted), and only the others by the SQL.
  */
-export async function mergeMemberships(client: pg.PoolClient, counted: readonly CountedList[] = [], ids: StagedIds = {}): Promise<boolean> {
+export async function mergeMemberships(
+  client: pg.PoolClient,
+  counted: readonly CountedList[] = [],
+  ids: StagedIds = {},
+  direct?: DirectMemberships,
+): Promise<boolean> {
   let resolved = true;
   for (const from of new Set(MEMBERSHIPS.map((m) => m.from))) {
-    const memberships = MEMBERSHIPS.filter((m) => m.from === from);
-    const owners = await membershipOwners(client, from, memberships, ids[from]);
-    const toCount = memberships.filter((m) => counted.some((c) => c.from === m.from && c.column === m.column));
+    const all = MEMBERSHIPS.filter((m) => m.from === from);
+    // a first import's Event Artists and Venues, resolved while reading (direct-memberships.ts):
+    // only Events into an empty table (their ids from `ids`), so there is nothing to delete
+    const owned = ids[from];
+    const parts = new Map<Membership, DirectPart>();
+    if (direct && from === 'events' && owned !== undefined) {
+      for (const m of all) {
+        const part = await direct.part(m.to, owned, ids[m.to]);
+        if (part) parts.set(m, part);
+      }
+    }
+    for (const [m, part] of parts) await part.copy(client, m.table, [m.owner, m.member, 'position']);
+    // the SQL writes the other lists, and the listed ones it could not resolve
+    const memberships = all.filter((m) => (parts.get(m)?.unresolved.length ?? 1) > 0);
+    if (memberships.length === 0) continue;
+    const owners = await membershipOwners(client, from, memberships, owned);
+    const toCount = memberships.filter((m) => !parts.has(m) && counted.some((c) => c.from === m.from && c.column === m.column));
     const elements = toCount.length === 0 ? {} : (await client.query<Record<string, string>>(
       `SELECT ${toCount.map((m) => `coalesce(sum(cardinality(s.${m.column})), 0) AS ${m.column}`).join(', ')} FROM ${owners.lists}`,
     )).rows[0]!;
     for (const m of memberships) {
-      await client.query(`DELETE FROM ${m.table} d USING ${owners.from} WHERE d.${m.owner} = s.owner_id`, owners.params);
+      const part = parts.get(m);
+      // a listed kind: only its unresolved owners, given by id
+      const only = part === undefined ? '' : ` WHERE s.owner_id = ANY($${owners.params.length + 1}::bigint[])`;
+      const params = part === undefined ? owners.params : [...owners.params, part.unresolved];
+      if (part === undefined) await client.query(`DELETE FROM ${m.table} d USING ${owners.from} WHERE d.${m.owner} = s.owner_id`, owners.params);
       const written = await client.query(
         `INSERT INTO ${m.table} (${m.owner}, ${m.member}${m.position ? ', position' : ''})
          SELECT s.owner_id, x.id${m.position ? ', (t.pos - 1)::int' : ''}
            FROM ${owners.from}
           CROSS JOIN LATERAL unnest(s.${m.column}) WITH ORDINALITY AS t(pid, pos)
-           JOIN ${m.to} x ON x.public_id = t.pid`,
-        owners.params,
+           JOIN ${m.to} x ON x.public_id = t.pid${only}`,
+        params,
       );
       if (m.column in elements && Number(elements[m.column]) !== (written.rowCount ?? 0)) resolved = false;
+      if (part !== undefined && counted.some((c) => c.from === m.from && c.column === m.column)) {
+        const { rows } = await client.query<{ n: string }>(
+          `SELECT coalesce(sum(cardinality(s.${m.column})), 0) AS n FROM ${owners.from}${only}`,
+          params,
+        );
+        if (Number(rows[0]!.n) !== (written.rowCount ?? 0)) resolved = false;
+      }
     }
     await owners.drop();
   }

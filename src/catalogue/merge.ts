@@ -25,6 +25,7 @@ import type pg from 'pg';
 import { COLLECTIONS, type Collection } from './document.js';
 import { refreshArtistPublicMedia } from './artist-media.js';
 import { deferIndexes } from './bulk-load.js';
+import type { DirectMemberships } from './direct-memberships.js';
 import { refreshEventPlaces } from './event-places.js';
 import { isBulkImport, refreshEventPreviews } from './event-previews.js';
 import { MEMBERSHIP_TABLES, mergeMemberships, type CountedList, type StagedIds } from './memberships.js';
@@ -71,7 +72,12 @@ export interface CountedReferences {
 }
 
 /** Merges the staging tables; returns per-collection counts. */
-export async function mergeStaging(client: pg.PoolClient, replace: boolean, counted?: CountedReferences): Promise<MergeResult> {
+export async function mergeStaging(
+  client: pg.PoolClient,
+  replace: boolean,
+  counted?: CountedReferences,
+  direct?: DirectMemberships,
+): Promise<MergeResult> {
   const counts = Object.fromEntries(
     COLLECTIONS.map((c) => [c, { imported: 0, inserted: 0, markersAdvanced: 0, deleted: 0 }]),
   ) as Record<Collection, CollectionCounts>;
@@ -99,7 +105,7 @@ export async function mergeStaging(client: pg.PoolClient, replace: boolean, coun
   }
 
   // right after the memberships: nothing else is written on a dangling reference
-  if (!(await mergeMemberships(client, counted?.lists, ids)) && counted) await counted.unresolved();
+  if (!(await mergeMemberships(client, counted?.lists, ids, direct)) && counted) await counted.unresolved();
 
   // a first import's membership keys, dropped for the load: the previews read them in Event order
   await deferred.restoreKeys(MEMBERSHIP_TABLES);

@@ -6,6 +6,7 @@
  */
 import type { CopyWriter } from '../db/copy.js';
 import type { Collection, ProblemList } from './document.js';
+import { MemberListWriter, type BatchLists } from './member-lists.js';
 import { COMMON_COLUMNS, STAGE, placeholderRow, stageRow, type Cell } from './rows.js';
 import { validateEntity } from './validate.js';
 
@@ -20,6 +21,8 @@ export interface EncodedBatch {
   /** Entities read (staged or not). */
   readonly entities: number;
   readonly tables: readonly StagedText[];
+  /** The Events' Artist and Venue lists and their members (member-lists.ts). */
+  readonly lists: BatchLists;
   /** The batch's problems as a ProblemList holds them: the first ones listed, all counted. */
   readonly problems: readonly string[];
   readonly problemTotal: number;
@@ -41,6 +44,7 @@ export class BatchEncoder {
   size = 0;
   /** Entities added since the last `take`. */
   entities = 0;
+  private readonly members = new MemberListWriter();
 
   /** Problems go to `problems` as they are found. */
   constructor(readonly problems: ProblemList) {}
@@ -57,7 +61,10 @@ export class BatchEncoder {
     const { publicId, record, partial } = validateEntity(collection, value, index, this.problems);
     let row: Cell[] | null = null;
     // invalid entities are staged as placeholders: they still count for duplicates and references
-    if (record) row = stageRow(collection, index, record);
+    if (record) {
+      row = stageRow(collection, index, record);
+      this.members.add(collection, index, record);
+    }
     else if (publicId && partial) row = placeholderRow(collection, index, publicId, partial);
     if (!row) return;
     const writer = this.writer;
@@ -69,9 +76,9 @@ export class BatchEncoder {
 
   /**
    * The batch's rows as COPY bytes, a view of its writer's buffer per run of a collection (valid
-   * until that writer is written again); the next batch needs `into` first.
+   * until that writer is written again), and its lists; the next batch needs `into` first.
    */
-  take(): StagedText[] {
+  take(): { tables: StagedText[]; lists: BatchLists } {
     const writer = this.writer;
     const tables: StagedText[] = [];
     if (writer !== null) {
@@ -83,6 +90,6 @@ export class BatchEncoder {
     this.spans = [];
     this.size = 0;
     this.entities = 0;
-    return tables;
+    return { tables, lists: this.members.take() };
   }
 }

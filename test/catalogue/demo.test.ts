@@ -11,6 +11,7 @@ import { ProblemList, type CatalogueDocument, type Collection } from '../../src/
 import { demoCatalogue, demoCounts, demoDocumentChunks, demoEntities, seedDemo } from '../../src/catalogue/demo.js';
 import { CatalogueError, importCatalogue, importEncoded, importEntities } from '../../src/catalogue/importer.js';
 import { BatchEncoder, type EncodedBatch } from '../../src/catalogue/staging-batch.js';
+import { MemberListWriter } from '../../src/catalogue/member-lists.js';
 import { validateEntity } from '../../src/catalogue/validate.js';
 import { CopyWriter } from '../../src/db/copy.js';
 import type { Database } from '../../src/db/database.js';
@@ -214,8 +215,8 @@ for (const engine of testEngines()) {
           index.set(c, i + 1);
           encoder.add(c, i, v);
         }
-        await stage({ entities: encoder.entities, tables: encoder.take(), problems: [], problemTotal: 0 });
-        await stage({ entities: 5, tables: [], problems, problemTotal: 7 });
+        await stage({ entities: encoder.entities, ...encoder.take(), problems: [], problemTotal: 0 });
+        await stage({ entities: 5, tables: [], lists: new MemberListWriter().take(), problems, problemTotal: 7 });
       };
       await assert.rejects(importEncoded(db, read), (err) => {
         assert.ok(err instanceof CatalogueError);

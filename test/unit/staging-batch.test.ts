@@ -20,7 +20,7 @@ test('one span per run of a collection, rows in the order they came, every row o
   const runs: Array<['media' | 'artists', number, number]> = [['media', 0, 3], ['artists', 0, 2], ['media', 3, 5]];
   for (const [c, from, to] of runs) for (let i = from; i < to; i++) encoder.add(c, i, (c === 'media' ? media : artists)[i]);
   assert.equal(encoder.size, 7);
-  const tables = encoder.take();
+  const { tables } = encoder.take();
   assert.deepEqual(tables.map((t) => t.collection), ['media', 'artists', 'media']);
   const lines = tables.map((t) => text(t.text).split('\n').slice(0, -1));
   assert.deepEqual(lines.map((l) => l.length), [3, 2, 2]);
@@ -33,7 +33,7 @@ test('one span per run of a collection, rows in the order they came, every row o
   const writer = new CopyWriter();
   encoder.into(writer);
   encoder.add('media', 5, media[5]);
-  const [only] = encoder.take();
+  const [only] = encoder.take().tables;
   assert.equal(only!.collection, 'media');
   assert.equal(text(only!.text).split('\t')[0], '5');
 });

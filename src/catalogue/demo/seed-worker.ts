@@ -51,8 +51,8 @@ for (let seq = part; seq < batches; seq += parts) {
   encoder.into(writer);
   for (const [collection, index, value] of batchEntities(segments, seq, batchSize)) encoder.add(collection, index, asParsed(value));
   const { entities, problems } = encoder;
-  const tables = encoder.take();
-  const batch: EncodedBatch = { entities, tables, problems: problems.items, problemTotal: problems.total };
+  const { tables, lists } = encoder.take();
+  const batch: EncodedBatch = { entities, tables, lists, problems: problems.items, problemTotal: problems.total };
   const buffer = writer.buffer.buffer as ArrayBuffer;
   port.postMessage({ seq, batch, buffer } satisfies SeedWorkerMessage, [buffer]);
 }
