@@ -61,7 +61,7 @@ class TempFile {
   *chunks(buffer: Buffer): Generator<Buffer> {
     for (let at = 0; at < this.size; ) {
       const n = fs.readSync(this.fd, buffer, 0, Math.min(buffer.length, this.size - at), at);
-      if (n <= 0) throw new Error('the member lists could not be read back from their temporary file');
+      if (n <= 0) throw new Error('a temporary file of the import could not be read back');
       at += n;
       yield buffer.subarray(0, n);
     }
@@ -250,8 +250,6 @@ export class DirectMemberships {
     this.resolve();
     await this.resolving;
     const spill = this.spills[to];
-    let maxOwner = spill.maxOwner;
-    for (const o of this.unresolved[to]) if (o > maxOwner) maxOwner = o;
     const ownerId = (order: number) => (BigInt(ownerBase) + BigInt(order)).toString();
     return {
       unresolved: this.unresolved[to].map(ownerId),
@@ -259,7 +257,7 @@ export class DirectMemberships {
         // each buffer's rows formatted while the previous one's COPY runs
         let running: Promise<void> = Promise.resolve();
         for (const triples of spill.read()) {
-          const bytes = copyText(triples, ownerBase, memberBase, maxOwner, spill.maxMember);
+          const bytes = copyText(triples, ownerBase, memberBase, spill.maxOwner, spill.maxMember);
           await running;
           running = this.copyIn(client, table, columns, bytes);
         }
