@@ -12,8 +12,8 @@
  *      process, limits raised) and its bare reference (bench/reference.mjs: Fastify + pg
  *      replaying the scenario's captured statements, rows → JSON.stringify), and for the Events
  *      first page the PostgreSQL-rendered reference (json_agg, text passed through), in turns:
- *      a warm-up of each, then --rounds rounds of --duration seconds per side; medians of the
- *      rounds; a fixed-body route as context; concurrency 1 and 16; the server's peak RSS from /proc.
+ *      --rounds rounds of --duration seconds per side, each run right after --warmup seconds of
+ *      its own requests; medians of the rounds; a fixed-body route as context; concurrency 1 and 16; the server's peak RSS from /proc.
  *   4. Report: bench/results.md (1M on PostgreSQL) or bench/results-<engine>-<N>.md.
  *
  * One module per stage in bench/lib/: config.mjs (options), prepare.mjs, scenarios.mjs (capture, raw

@@ -46,11 +46,19 @@ export async function load(url, connections, seconds, headers, expected) {
 }
 
 /**
- * Measures the sides of one scenario (Lineup and its references) in turns: a warm-up of each,
- * then ROUNDS rounds in which each side runs DURATION seconds, one after the other. A side's
- * req/s, p50 and p99 are the medians of its rounds; Lineup ÷ a reference is the median of the
- * rounds' ratios (each round's runs are seconds apart, so what the machine's other tenants do
- * weighs on both alike).
+ * Measures the sides of one scenario (Lineup and its references) in turns: ROUNDS rounds in which
+ * each side runs DURATION seconds, one after the other, each run right after WARMUP seconds of
+ * its own requests (not measured). A side's req/s, p50 and p99 are the medians of its rounds;
+ * Lineup ÷ a reference is the median of the rounds' ratios (each round's runs are seconds apart,
+ * so what the machine's other tenants do weighs on both alike).
+ *
+ * The warm-up before every run, not only before the first round: without it, a run's conditions
+ * depended on the run before it. Lineup's first page, in turns with the deep page after the
+ * references' run, followed three seconds in which its server was idle, and the deep page
+ * followed the first page's run; one server alternating the two pages (10 rounds of 3 s, p50 of
+ * deep ÷ first, medians) gave 1.10 and 1.11 with 3.25 s idle before the first page, 1.00 and 1.01
+ * with none, 1.03 with the idle before the deep page instead, and 1.03 and 1.05 with 3.25 s idle
+ * and each run after 1 s of its own requests (session 47, bench/notes.md).
  */
 export async function measureInTurns(c, sides) {
   const names = Object.keys(sides);
@@ -67,10 +75,10 @@ export async function measureInTurns(c, sides) {
     result.steal = stealShare(before, cpuTimes());
     return result;
   };
-  for (const name of names) await run(name, WARMUP);
   const rounds = Object.fromEntries(names.map((n) => [n, []]));
   for (let r = 0; r < ROUNDS; r++) {
     for (const name of names) {
+      if (WARMUP > 0) await run(name, WARMUP);
       const one = await run(name, DURATION);
       one.load = os.loadavg()[0];
       rounds[name].push(one);
