@@ -91,7 +91,7 @@ class Stager implements DocumentSink {
    */
   private readonly writers = [new CopyWriter(), new CopyWriter()] as const;
   private taken = 0;
-  private readonly encoder = new BatchEncoder(this.problems);
+  private readonly encoder: BatchEncoder;
 
   constructor(
     private readonly copyIn: CopyIn,
@@ -101,6 +101,8 @@ class Stager implements DocumentSink {
     /** A first import's Event Artist and Venue lists, resolved here (direct-memberships.ts). */
     private readonly direct?: DirectMemberships,
   ) {
+    // the lists are written aside only when something resolves them
+    this.encoder = new BatchEncoder(this.problems, direct !== undefined);
     this.encoder.into(this.writers[0]);
   }
 

@@ -37,6 +37,9 @@ const width = (collection: Collection) => COMMON_COLUMNS.length + STAGE[collecti
  * seed's Node CPU on V8's helper threads (session 29). A batch is a run of each collection in
  * document order, so a collection's rows are contiguous: one span per run.
  */
+/** A batch's lists when none are kept. */
+const NO_LISTS: BatchLists = { members: new Uint8Array(0), lists: new Uint8Array(0) };
+
 export class BatchEncoder {
   private writer: CopyWriter | null = null;
   private spans: { readonly collection: Collection; readonly start: number }[] = [];
@@ -44,10 +47,20 @@ export class BatchEncoder {
   size = 0;
   /** Entities added since the last `take`. */
   entities = 0;
-  private readonly members = new MemberListWriter();
+  /** The batch's lists, kept only for an import that resolves them (direct-memberships.ts). */
+  private readonly members: MemberListWriter | null;
 
-  /** Problems go to `problems` as they are found. */
-  constructor(readonly problems: ProblemList) {}
+  /**
+   * Problems go to `problems` as they are found. `keepLists`: the Events' Artist and Venue lists
+   * are written aside (a first import's, or a seed worker's, which cannot tell); otherwise `take`
+   * returns none.
+   */
+  constructor(
+    readonly problems: ProblemList,
+    keepLists = true,
+  ) {
+    this.members = keepLists ? new MemberListWriter() : null;
+  }
 
   /** Writes the next batch's rows into `writer`, from its first byte. */
   into(writer: CopyWriter): void {
@@ -63,7 +76,7 @@ export class BatchEncoder {
     // invalid entities are staged as placeholders: they still count for duplicates and references
     if (record) {
       row = stageRow(collection, index, record);
-      this.members.add(collection, index, record);
+      this.members?.add(collection, index, record);
     }
     else if (publicId && partial) row = placeholderRow(collection, index, publicId, partial);
     if (!row) return;
@@ -90,6 +103,6 @@ export class BatchEncoder {
     this.spans = [];
     this.size = 0;
     this.entities = 0;
-    return { tables, lists: this.members.take() };
+    return { tables, lists: this.members?.take() ?? NO_LISTS };
   }
 }
