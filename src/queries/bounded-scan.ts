@@ -57,7 +57,7 @@ export function termsWithoutTrigram(plan: EventsPlan): TermsWithoutTrigram {
   if (known !== undefined) return known;
   const free = (term: string | null) => term !== null && trigramFree(lowerName(term));
   const terms = {
-    name: c.nameContains !== null && (trigramFree(c.nameContains.toLowerCase()) || trigramFree(foldName(c.nameContains))),
+    name: c.nameContains !== null && (trigramFree(lowerName(c.nameContains)) || trigramFree(foldName(c.nameContains))),
     city: free(c.cityContains),
     country: free(c.countryContains),
   };

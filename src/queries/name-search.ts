@@ -29,7 +29,7 @@
  * the same candidates or more (the whole term still decides). docs/performance.md has the
  * measurements.
  */
-import { foldName } from '../text/normalize.js';
+import { foldName, lowerName } from '../text/normalize.js';
 import { unindexedMatchText } from './bounded-scan.js';
 import { wildcardContains, type Params } from './sql.js';
 
@@ -40,10 +40,11 @@ const MIN_WORD_LENGTH = 3;
 
 /**
  * A word of printable ASCII (no space; the LIKE wildcards never occur in a word). For every name,
- * if `name.toLowerCase()` contains such a word then `foldName(name)` contains it too: folding
+ * if `lowerName(name)` contains such a word then `foldName(name)` contains it too: folding
  * (NFKD, marks removed, lower-cased) maps each character on its own, maps a character whose lower
  * case is all ASCII to that same text, and keeps the ASCII at both ends of any other character's
- * lower case (e.g. K KELVIN SIGN → `k` both ways; İ → `i̇` lower-cased, `i` folded). Written here
+ * lower case (e.g. K KELVIN SIGN → `k` both ways; İ → `i̇` lower-cased, `i` folded; ſ → `s` both
+ * ways). Written here
  * because no library states it: test/unit/name-search.test.ts checks it for every code point of
  * the running Node's Unicode tables, which are also the importer's.
  */
@@ -126,7 +127,7 @@ const whole = (column: string, pattern: string, p: Params) => `${column} LIKE ${
  * name index given no trigram would be scanned whole.
  */
 export function nameContainsUnindexed(term: string, p: Params): string {
-  return unindexedMatch(term.toLowerCase(), foldName(term), p);
+  return unindexedMatch(lowerName(term), foldName(term), p);
 }
 
 const unindexedMatch = (original: string, folded: string, p: Params) =>
@@ -134,7 +135,7 @@ const unindexedMatch = (original: string, folded: string, p: Params) =>
 
 /** The condition on alias `e` for a trimmed, non-empty term. */
 export function nameContainsCondition(term: string, p: Params): string {
-  const original = term.toLowerCase();
+  const original = lowerName(term);
   const folded = foldName(term);
   // the whole term, on the candidates, through expressions no index serves
   const recheck = () => unindexedMatch(original, folded, p);

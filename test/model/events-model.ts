@@ -78,9 +78,24 @@ export function todayIn(zone: string, now: Date): string {
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
 
-/** Event name folding (decisions §5): NFKD, combining marks removed, lower-cased. */
+/**
+ * Case-insensitive comparison key, by its definition rather than by the service's table
+ * (src/text/normalize.ts `caseKey`): each code point's upper case (when it is one code point),
+ * lower-cased on its own, so with no Final_Sigma context (ς, σ and Σ are one letter). Dotless ı
+ * keeps its own key: Unicode's default case folding does not unite it with I (only Turkic does).
+ */
+export function caseless(value: string): string {
+  let out = '';
+  for (const c of value) {
+    const upper = c.toUpperCase();
+    out += ([...upper].length === 1 && c !== 'ı' ? upper : c).toLowerCase();
+  }
+  return out;
+}
+
+/** Event name folding (decisions §5): NFKD, combining marks removed, lower-cased (`caseless`). */
 export function fold(value: string): string {
-  return value.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  return caseless(value.normalize('NFKD').replace(/\p{M}/gu, ''));
 }
 
 /** SQL LIKE containment where only `%` and `_` are wildcards (backslash matches itself). */
@@ -242,15 +257,15 @@ export function modelFilter(cat: Catalogue, c: ModelControls, now: Date): EventI
     if (members && !members.has(e.publicId)) return false;
     if (c.nameContains !== undefined) {
       const term = c.nameContains.trim();
-      if (!likeContains(e.name.toLowerCase(), term.toLowerCase()) && !likeContains(fold(e.name), fold(term))) return false;
+      if (!likeContains(caseless(e.name), caseless(term)) && !likeContains(fold(e.name), fold(term))) return false;
     }
     if (c.cityContains !== undefined) {
       const v = cat.primaryVenue(e, 'city');
-      if (!v || !likeContains(v.address!.locality!.trim().toLowerCase(), c.cityContains.trim().toLowerCase())) return false;
+      if (!v || !likeContains(caseless(v.address!.locality!.trim()), caseless(c.cityContains.trim()))) return false;
     }
     if (c.countryContains !== undefined) {
       const v = cat.primaryVenue(e, 'country');
-      if (!v || !likeContains(v.address!.countryName!.toLowerCase(), c.countryContains.trim().toLowerCase())) return false;
+      if (!v || !likeContains(caseless(v.address!.countryName!), caseless(c.countryContains.trim()))) return false;
     }
     if (c.temporalPhaseCode !== undefined && modelPhase(e.schedule, now).phase !== c.temporalPhaseCode) return false;
     if (c.administrativeStateCode !== undefined && e.administrativeStateCode !== c.administrativeStateCode) return false;
