@@ -92,6 +92,24 @@ for (const engine of engines()) {
       }
     });
 
+    it('a path with percent-escapes is the path the router serves, for every method and the body rule', async () => {
+      // GET /v1/%65vents is served as /v1/events: its other methods are that path's 405
+      const served = await exchange(suite.server.base, 'GET /v1/%65vents?limit=1 HTTP/1.1\r\nHost: x\r\n\r\n', 200);
+      assert.equal(served.status, 200, served.head.split('\r\n')[0]);
+      for (const path of ['/v1/%65vents', '/v1/%76enues/VnOdeon00001', '/v1/events/EvFete000001/%61rtists']) {
+        const bare = await exchange(suite.server.base, `DELETE ${path} HTTP/1.1\r\nHost: x\r\n\r\n`, 200);
+        assertRefusal(bare, 405, 'method_not_allowed', `DELETE ${path}`);
+        assert.equal(header(bare.head, 'allow'), 'GET, HEAD, OPTIONS', `DELETE ${path}: Allow`);
+        const body = await exchange(suite.server.base, BODY_FORMS[0]!('GET', path));
+        assertRefusal(body, 400, 'invalid_query', `GET ${path} with a body`);
+      }
+      // an escaped slash stays inside its segment, as the router keeps it: no such path
+      for (const path of ['/v1%2Fevents', '/v1/events%2Fx/artists/y']) {
+        const a = await exchange(suite.server.base, `DELETE ${path} HTTP/1.1\r\nHost: x\r\n\r\n`, 200);
+        assertRefusal(a, 404, 'not_found', `DELETE ${path}`);
+      }
+    });
+
     it('an unknown path is 404 whatever the method and body; a supported method with a body is 400', async () => {
       for (const path of ['/v1/nope', '/v2/events', '/v1/events/', '/']) {
         for (const method of ['GET', 'POST', 'DELETE', 'OPTIONS']) {

@@ -45,8 +45,27 @@ const KNOWN: readonly KnownPath[] = [
   ...OPERATIONAL_PATHS.map((p) => ({ pattern: toPattern(p), allow: ALLOWED_METHODS })),
 ];
 
+/** The known path `path` is (a request's path, undecoded), as the router matches it; else undefined. */
 export function knownPath(path: string): KnownPath | undefined {
-  return KNOWN.find((k) => k.pattern.test(path));
+  const routed = routedPath(path);
+  return KNOWN.find((k) => k.pattern.test(routed));
+}
+
+/**
+ * `path` as the router (find-my-way) matches it: its percent-escapes decoded by `decodeURI`, which
+ * keeps those of reserved characters (`%2F` stays a part of its segment), with `%25` kept as it
+ * is. So a path that GET is served on (`/v1/%65vents` is `/v1/events`) is the same known path for
+ * every method and for the body rule: `DELETE /v1/%65vents` is a 405, not a 404 (spec Errors). A
+ * path that is not valid percent-encoded UTF-8 is refused by the router before any route
+ * (plugins/errors.ts `routerRefusal`): its undecoded shape is matched.
+ */
+function routedPath(path: string): string {
+  if (!path.includes('%')) return path;
+  try {
+    return decodeURI(path.replace(/%25/g, '%2525'));
+  } catch {
+    return path;
+  }
 }
 
 export const allows = (known: KnownPath, method: string): boolean => known.allow.split(', ').includes(method);
