@@ -44,9 +44,8 @@ const MIN_WORD_LENGTH = 3;
  * (NFKD, marks removed, lower-cased) maps each character on its own, maps a character whose lower
  * case is all ASCII to that same text, and keeps the ASCII at both ends of any other character's
  * lower case (e.g. K KELVIN SIGN → `k` both ways; İ → `i̇` lower-cased, `i` folded; ſ → `s` both
- * ways). Written here
- * because no library states it: test/unit/name-search.test.ts checks it for every code point of
- * the running Node's Unicode tables, which are also the importer's.
+ * ways). Written here because no library states it: test/unit/name-search.test.ts checks it for
+ * every code point of the running Node's Unicode tables, which are also the importer's.
  */
 const SHARED_WORD = /^[\x21-\x7e]+$/;
 

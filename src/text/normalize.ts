@@ -14,10 +14,10 @@
  * elsewhere (Unicode's Final_Sigma context), so `ΚΟΣΜΟΣ` became `κοσμος` and the term `ΚΟΣ`
  * became `κος`, which it does not contain; and some letters are case variants of another
  * lower-case letter (ſ and s, µ and μ, ϐ and β…), which lower-casing leaves apart. JavaScript has
- * no case folding (`localeCompare` and `Intl.Collator` compare, they give no key to store or to
- * match with LIKE), and a Unicode data package for 22 letters would be most of a megabyte, so the
- * letters are listed here: every lower-case letter whose simple case folding (Unicode
- * CaseFolding.txt, status C and S) is another lower-case letter. Cherokee folds the other way
+ * no case folding (`localeCompare` and `Intl.Collator` compare; they give no key to store and
+ * match with LIKE), and what lower-casing leaves to fold is 22 letters, so they are listed here
+ * rather than taken from a Unicode data package: every lower-case letter whose simple case folding
+ * (Unicode CaseFolding.txt, status C and S) is another lower-case letter. Cherokee folds the other way
  * (to its capitals) and lower-casing already unites its cases. test/unit/normalize.test.ts checks
  * the list against every code point: each letter, its upper case and its lower case share one key.
  */
