@@ -19,7 +19,8 @@ const names = [`Name ${EVERY}`, 'ΚΟΣΜΟΣ', 'Plain name'];
 
 const catalogue: CatalogueDocument = {
   artists: names.map((name, i) => ({ publicId: `ArCaseKey00${i}`, slug: `a-${i}`, name })),
-  series: names.map((name, i) => ({ publicId: `SrCaseKey00${i}`, slug: `s-${i}`, name, structureCode: 'direct' as const })),
+  series: names.map((name, i) => ({ publicId: `SrCaseKey00${i}`, slug: `s-${i}`, name, structureCode: 'editioned' as const })),
+  editions: names.map((name, i) => ({ publicId: `EdCaseKey00${i}`, seriesId: `SrCaseKey00${i}`, slug: `ed-${i}`, name, startLocalDate: '2030-01-01' })),
   venues: names.map((name, i) => ({
     publicId: `VnCaseKey00${i}`, slug: `v-${i}`, name, statusCode: 'operational' as const,
     address: { formattedAddress: name, locality: ` ${name} `, countryName: name, countryCode: 'GR' },
@@ -48,6 +49,7 @@ for (const engine of testEngines()) {
           const folded = name.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
           await db.pool.query('UPDATE artists SET name_lower = $2 WHERE public_id = $1', [`ArCaseKey00${i}`, old]);
           await db.pool.query('UPDATE series SET name_lower = $2 WHERE public_id = $1', [`SrCaseKey00${i}`, old]);
+          await db.pool.query('UPDATE editions SET name_lower = $2 WHERE public_id = $1', [`EdCaseKey00${i}`, old]);
           await db.pool.query('UPDATE venues SET name_lower = $2, locality_key = $3, country_name_lower = $2 WHERE public_id = $1', [
             `VnCaseKey00${i}`, old, name.trim().toLowerCase(),
           ]);
@@ -58,7 +60,8 @@ for (const engine of testEngines()) {
         }
         const stamp = async () => (await db.pool.query(`SELECT string_agg(public_id || updated_at::text, ',' ORDER BY public_id) AS s
           FROM (SELECT public_id, updated_at FROM artists UNION ALL SELECT public_id, updated_at FROM series
-                UNION ALL SELECT public_id, updated_at FROM venues UNION ALL SELECT public_id, updated_at FROM events) t`)).rows[0].s;
+                UNION ALL SELECT public_id, updated_at FROM editions UNION ALL SELECT public_id, updated_at FROM venues
+                UNION ALL SELECT public_id, updated_at FROM events) t`)).rows[0].s;
         const before = await stamp();
         // a row's xmin changes when it is written
         const written = async () => new Map((await db.pool.query<{ public_id: string; x: string }>('SELECT public_id, xmin::text AS x FROM events')).rows.map((r) => [r.public_id, r.x]));
@@ -71,12 +74,14 @@ for (const engine of testEngines()) {
           const { rows } = await db.pool.query(
             `SELECT (SELECT name_lower FROM artists WHERE public_id = $1) AS artist,
                     (SELECT name_lower FROM series WHERE public_id = $2) AS series,
+                    (SELECT name_lower FROM editions WHERE public_id = $5) AS edition,
                     (SELECT row(name_lower, locality_key, country_name_lower)::text FROM venues WHERE public_id = $3) AS venue,
                     (SELECT row(name_lower, name_folded, primary_locality_key, primary_country_key)::text FROM events WHERE public_id = $4) AS event`,
-            [`ArCaseKey00${i}`, `SrCaseKey00${i}`, `VnCaseKey00${i}`, `EvCaseKey00${i}`],
+            [`ArCaseKey00${i}`, `SrCaseKey00${i}`, `VnCaseKey00${i}`, `EvCaseKey00${i}`, `EdCaseKey00${i}`],
           );
           assert.equal(rows[0].artist, key, name);
           assert.equal(rows[0].series, key, name);
+          assert.equal(rows[0].edition, key, name);
           assert.equal(rows[0].venue, await rowText(db, [key, localityKey(` ${name} `), key]), name);
           assert.equal(rows[0].event, await rowText(db, [key, foldName(name), localityKey(name), key]), name);
         }
