@@ -16,14 +16,16 @@
  * lower-case letter (ſ and s, µ and μ, ϐ and β…), which lower-casing leaves apart. JavaScript has
  * no case folding (`localeCompare` and `Intl.Collator` compare; they give no key to store and
  * match with LIKE), and what lower-casing leaves to fold is 22 letters, so they are listed here
- * rather than taken from a Unicode data package: every lower-case letter whose simple case folding
- * (Unicode CaseFolding.txt, status C and S) is another lower-case letter. Cherokee folds the other way
- * (to its capitals) and lower-casing already unites its cases. test/unit/normalize.test.ts checks
- * the list against every code point: each letter, its upper case and its lower case share one key.
+ * rather than taken from a Unicode data package: every lower-case letter whose simple case
+ * folding (Unicode CaseFolding.txt, status C and S) is another lower-case letter. Cherokee folds
+ * the other way (to its capitals) and lower-casing already unites its cases.
+ * test/unit/normalize.test.ts checks the list against every code point: each letter, its upper
+ * case and its lower case share one key.
  */
 export function caseKey(value: string): string {
   const lower = value.toLowerCase();
-  return NON_ASCII.test(lower) && FOLDED.test(lower) ? lower.replace(FOLDED_ALL, (c) => FOLDS[c]!) : lower;
+  // (replace returns the same string when nothing matches)
+  return NON_ASCII.test(lower) ? lower.replace(FOLDED, (c) => FOLDS[c]!) : lower;
 }
 
 /** Each lower-case letter that has a lower-case twin, and that twin (see `caseKey`). */
@@ -52,9 +54,7 @@ export const FOLDS: Readonly<Record<string, string>> = {
   '\u1fbe': '\u03b9', // prosgegrammeni → ι
 };
 
-const FOLDED_CLASS = `[${Object.keys(FOLDS).join('')}]`;
-const FOLDED = new RegExp(FOLDED_CLASS, 'u');
-const FOLDED_ALL = new RegExp(FOLDED_CLASS, 'gu');
+const FOLDED = new RegExp(`[${Object.keys(FOLDS).join('')}]`, 'gu');
 const NON_ASCII = /[^\x00-\x7f]/;
 
 /** Event name folding (decisions §5): NFKD, combining marks removed, lower-cased (`caseKey`). */
