@@ -145,7 +145,7 @@ export async function seedDemo(db: Database, opts: SeedOptions = {}): Promise<Im
     const options: DemoOptions = { events: opts.events, seed: opts.seed, anchorDate: opts.anchorDate ?? todayUtc() };
     demoCatalogueOf(options); // checks the options here, before any worker starts
     const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
-    return importEncoded(db, (stage) => stageDemoInParallel(options, workers, batchSize, stage), importOptions);
+    return importEncoded(db, (stage, encoding) => stageDemoInParallel(options, workers, batchSize, stage, encoding), importOptions);
   }
   // The document is built in-process: its entities go straight to the importer's validation and
   // staging (the same validateEntity and rows as a document's), without being written as JSON

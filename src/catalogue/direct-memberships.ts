@@ -165,15 +165,11 @@ export class DirectMemberships {
   }
 
   /**
-   * For an import into a store with no Event, Artist or Venue (`client` holds the import's lock:
-   * no other import writes meanwhile); otherwise null, and the merge joins every list in SQL.
+   * For an import into a store with no Event, Artist or Venue (importer.ts `storeIsEmpty`, asked
+   * under the import's lock: no other import writes meanwhile); otherwise the merge joins every
+   * list in SQL.
    */
-  static async forFirstImport(client: pg.PoolClient, copyIn: CopyIn): Promise<DirectMemberships | null> {
-    const { rows } = await client.query<{ empty: boolean }>(
-      `SELECT NOT EXISTS (SELECT 1 FROM events) AND NOT EXISTS (SELECT 1 FROM artists)
-              AND NOT EXISTS (SELECT 1 FROM venues) AS empty`,
-    );
-    if (!rows[0]!.empty) return null;
+  static create(copyIn: CopyIn): DirectMemberships {
     return new DirectMemberships(fs.mkdtempSync(path.join(os.tmpdir(), 'lineup-import-')), copyIn);
   }
 

@@ -20,7 +20,7 @@ import { finishAfterCommit } from './after-commit.js';
 import { DirectMemberships } from './direct-memberships.js';
 import type { BatchLists } from './member-lists.js';
 import { createStaging, finishStaging, insertStaged } from './staging.js';
-import { BatchEncoder, type EncodedBatch, type StagedText } from './staging-batch.js';
+import { BatchEncoder, type BatchEncoding, type EncodedBatch, type StagedText } from './staging-batch.js';
 import { readDocument, readEntities, type DocumentSink, type ReadResult } from './stream.js';
 
 export { CatalogueError } from './document.js';
@@ -97,12 +97,13 @@ class Stager implements DocumentSink {
     private readonly copyIn: CopyIn,
     private readonly client: pg.PoolClient,
     private readonly batchSize: number,
+    /** What the batches carry besides their rows (the same for batches encoded elsewhere). */
+    readonly encoding: BatchEncoding,
     private readonly onProgress?: (p: ImportProgress) => void,
     /** A first import's Event Artist and Venue lists, resolved here (direct-memberships.ts). */
     private readonly direct?: DirectMemberships,
   ) {
-    // the lists are written aside only when something resolves them
-    this.encoder = new BatchEncoder(this.problems, direct !== undefined);
+    this.encoder = new BatchEncoder(this.problems, encoding);
     this.encoder.into(this.writers[0]);
   }
 
@@ -167,13 +168,25 @@ export async function importEntities(
  */
 export async function importEncoded(
   db: Database,
-  read: (stage: (batch: EncodedBatch) => Promise<void>) => Promise<void>,
+  read: (stage: (batch: EncodedBatch) => Promise<void>, encoding: BatchEncoding) => Promise<void>,
   opts: ImportOptions = {},
 ): Promise<ImportSummary> {
   return importWith(db, async (stager) => {
-    await read((batch) => stager.stage(batch));
+    await read((batch) => stager.stage(batch), stager.encoding);
     return { complete: true };
   }, opts);
+}
+
+/**
+ * No Event, Artist or Venue is stored: a first import, whose Event memberships are resolved in
+ * Node (direct-memberships.ts) and whose rows have no stored hash to compare with.
+ */
+export async function storeIsEmpty(client: pg.PoolClient): Promise<boolean> {
+  const { rows } = await client.query<{ empty: boolean }>(
+    `SELECT NOT EXISTS (SELECT 1 FROM events) AND NOT EXISTS (SELECT 1 FROM artists)
+            AND NOT EXISTS (SELECT 1 FROM venues) AS empty`,
+  );
+  return rows[0]!.empty;
 }
 
 async function importWith(
@@ -203,9 +216,13 @@ async function importWith(
     );
     const importedAt = rows[0]!.t;
     await createStaging(client);
-    if (opts.directMemberships ?? true) direct = await DirectMemberships.forFirstImport(client, db.copyIn);
+    const first = await storeIsEmpty(client);
+    if (first && (opts.directMemberships ?? true)) direct = DirectMemberships.create(db.copyIn);
+    // the lists are written aside only when something resolves them; the hashes of an earlier
+    // formula are compared only with hashes stored
+    const encoding: BatchEncoding = { keepLists: direct !== null, formerHashes: !first };
 
-    const stager = new Stager(db.copyIn, client, opts.batchSize ?? DEFAULT_BATCH_SIZE, opts.onProgress, direct ?? undefined);
+    const stager = new Stager(db.copyIn, client, opts.batchSize ?? DEFAULT_BATCH_SIZE, encoding, opts.onProgress, direct ?? undefined);
     const { complete } = await read(stager);
     await stager.flush();
     // the lists are resolved while the backend checks and merges (direct-memberships.ts)

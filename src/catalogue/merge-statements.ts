@@ -167,6 +167,23 @@ export function upsertSql(collection: Collection, explicit: boolean, fresh: bool
          (count(*) FILTER (WHERE stamped))::int AS stamped FROM r`;
 }
 
+/**
+ * Stored hashes of an earlier formula (rows.ts `formerOwn`) brought to the current one where the
+ * staged entity is what the store holds: its own part is what that formula makes of the staged
+ * record, so nothing public changed and the upsert that follows must see no change (an Event
+ * whose Artists were hashed in document order would otherwise advance once, on the first import
+ * after the formula changed). The media part is kept, so a media change is still seen. A row
+ * stored by the current formula never matches (the two hashes differ whenever one is staged).
+ */
+export function formerHashSql(collection: Collection): string {
+  const table = STAGE[collection].table;
+  return `UPDATE ${collection} t
+     SET projection_hash = s.own_hash || ':' || split_part(t.projection_hash, ':', 2)
+    FROM ${table} s
+   WHERE s.former_own_hash IS NOT NULL AND s.valid AND t.public_id = s.public_id
+     AND split_part(t.projection_hash, ':', 1) = s.former_own_hash`;
+}
+
 /** Entities absent from the document that show a media of the document: media part recomputed. */
 export function mediaFollowSql(collection: Exclude<Collection, 'media'>): string {
   const notStaged = `NOT EXISTS (SELECT 1 FROM ${STAGE[collection].table} s WHERE s.public_id = e.public_id)`;

@@ -5,6 +5,8 @@
  *    `projection_hash` = own hash (rows.ts) + ':' + media part (below). `updated_at`: the
  *    document's `updatedAt` when given (stored exactly); otherwise the import time (`now()`,
  *    one value per transaction) when the hash differs from the stored one, else unchanged.
+ *    Hashes stored by an earlier formula are first brought to the current one where the staged
+ *    entity is unchanged (merge-statements.ts `formerHashSql`).
  * 2. Memberships of every imported entity are replaced (positions = index in the document).
  * 3. Entities absent from the document whose profile media is in it get their media part
  *    recomputed: a ready media whose public fields change advances their markers too.
@@ -29,7 +31,7 @@ import type { DirectMemberships } from './direct-memberships.js';
 import { refreshEventPlaces } from './event-places.js';
 import { isBulkImport, refreshEventPreviews } from './event-previews.js';
 import { MEMBERSHIP_TABLES, mergeMemberships, type CountedList, type StagedIds } from './memberships.js';
-import { mediaFollowSql, upsertSql } from './merge-statements.js';
+import { formerHashSql, mediaFollowSql, upsertSql } from './merge-statements.js';
 import { refreshMemberPreviews } from './member-previews.js';
 import { refreshPrimaryVenueKeys } from './primary-venue.js';
 import { STAGE } from './rows.js';
@@ -88,6 +90,7 @@ export async function mergeStaging(
     const fresh = deferred.empty.has(collection);
     // the ids of an empty table's rows: one value of its sequence, then its order
     const base = fresh ? await nextId(client, collection) : undefined;
+    if (!fresh && STAGE[collection].formerOwn) await client.query(formerHashSql(collection));
     // (an empty table's keys are built after its rows, before the next collection joins it)
     await deferred.writing(collection, async () => {
       for (const explicit of [false, true]) {

@@ -21,10 +21,16 @@ export type Cell = string | null;
 
 export interface StageSpec<C extends Collection> {
   readonly table: string;
-  /** Columns after the common (ord, public_id, valid, active, updated_at, own_hash, authoring). */
+  /** Columns after the common (ord, public_id, valid, active, updated_at, own_hash, former_own_hash, authoring). */
   readonly columns: ReadonlyArray<readonly [name: string, type: SqlType]>;
   readonly cells: (r: RecordOf[C]) => Cell[];
   readonly own: (r: RecordOf[C]) => unknown[];
+  /**
+   * The own parts as an earlier formula wrote them, when they differ from `own`'s (else null):
+   * staged for an import into a store that holds entities, so that the merge can tell a hash
+   * stored by that formula from a change (merge-statements.ts `formerHashSql`).
+   */
+  readonly formerOwn?: (r: RecordOf[C]) => unknown[] | null;
 }
 
 export const COMMON_COLUMNS: ReadonlyArray<readonly [string, SqlType]> = [
@@ -34,6 +40,7 @@ export const COMMON_COLUMNS: ReadonlyArray<readonly [string, SqlType]> = [
   ['active', 'boolean'],
   ['updated_at', 'timestamptz'],
   ['own_hash', 'text'],
+  ['former_own_hash', 'text'],
   ['authoring', 'jsonb'],
 ];
 
@@ -52,6 +59,7 @@ const digitalOwn = (v: readonly DigitalLocation[]) => v.map((e) => [e.url, e.lab
 const boundaryOwn = (b: Boundary | null) =>
   b === null ? null : b.precision === 'date' ? [b.precision, b.localDate] : [b.precision, b.localDate, b.localTime, b.instant];
 const sorted = (v: readonly string[]) => [...v].sort();
+const isSorted = (v: readonly string[]) => v.every((x, i) => i === 0 || v[i - 1]! <= x);
 
 const media: StageSpec<'media'> = {
   table: 'stage_media',
@@ -156,13 +164,22 @@ const events: StageSpec<'events'> = {
       json(digital(r.digitalLocations)),
     ];
   },
-  own: (r) => [
+  // The Artists and Venues as sets: no public output shows their order in the document (the
+  // previews and relationship routes order by name, the primary Venue by locality), so reordering
+  // them is a no-op save (spec Incremental reading rule 4), as reordering Series and Editions is.
+  own: (r) => eventOwn(r, sorted(r.artistIds), sorted(r.venueIds)),
+  // until session 49 the lists were hashed in document order: a reordering advanced the marker
+  formerOwn: (r) => (isSorted(r.artistIds) && isSorted(r.venueIds) ? null : eventOwn(r, r.artistIds, r.venueIds)),
+};
+
+function eventOwn(r: RecordOf['events'], artistIds: readonly string[], venueIds: readonly string[]): unknown[] {
+  return [
     r.active, r.slug, r.name, r.description, r.eventTypeCode, r.administrativeStateCode,
     [r.schedule.referenceTimeZoneId, boundaryOwn(r.schedule.start), boundaryOwn(r.schedule.end)],
     urlsOwn(r.links), urlsOwn(r.ticketLinks), digitalOwn(r.digitalLocations),
-    r.artistIds, r.venueIds, sorted(r.seriesIds), sorted(r.editionIds),
-  ],
-};
+    artistIds, venueIds, sorted(r.seriesIds), sorted(r.editionIds),
+  ];
+}
 
 export const STAGE: { readonly [C in Collection]: StageSpec<C> } = { media, artists, venues, series, editions, events };
 
@@ -194,12 +211,17 @@ export function ownHash(parts: unknown[]): string {
   return digest('md5', JSON.stringify(parts), 'hex');
 }
 
-/** The staging row of a valid record: common cells, then the collection's cells. */
-export function stageRow<C extends Collection>(collection: C, ord: number, record: RecordOf[C]): Cell[] {
+/**
+ * The staging row of a valid record: common cells, then the collection's cells. `formerHashes`:
+ * the store holds entities, whose hashes an earlier formula may have written (`formerOwn`); a
+ * first import has none to compare, and skips that hash.
+ */
+export function stageRow<C extends Collection>(collection: C, ord: number, record: RecordOf[C], formerHashes = true): Cell[] {
   const spec = STAGE[collection] as StageSpec<C>;
+  const former = formerHashes ? spec.formerOwn?.(record) : null;
   return [
     String(ord), record.publicId, 'true', bool(record.active), record.updatedAt, ownHash(spec.own(record)),
-    json(record.authoring), ...spec.cells(record),
+    former ? ownHash(former) : null, json(record.authoring), ...spec.cells(record),
   ];
 }
 

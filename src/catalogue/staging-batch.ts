@@ -37,6 +37,22 @@ const width = (collection: Collection) => COMMON_COLUMNS.length + STAGE[collecti
  * seed's Node CPU on V8's helper threads (session 29). A batch is a run of each collection in
  * document order, so a collection's rows are contiguous: one span per run.
  */
+/** What an import needs of its batches besides the rows (importer.ts decides, from the store). */
+export interface BatchEncoding {
+  /**
+   * The Events' Artist and Venue lists are written aside: a first import resolves them
+   * (direct-memberships.ts); otherwise `take` returns none.
+   */
+  readonly keepLists: boolean;
+  /**
+   * Each row carries the hash an earlier formula would have stored, where it differs (rows.ts
+   * `formerOwn`): needed only when the store holds entities.
+   */
+  readonly formerHashes: boolean;
+}
+
+const EVERYTHING: BatchEncoding = { keepLists: true, formerHashes: true };
+
 /** A batch's lists when none are kept. */
 const NO_LISTS: BatchLists = { members: new Uint8Array(0), lists: new Uint8Array(0) };
 
@@ -50,16 +66,15 @@ export class BatchEncoder {
   /** The batch's lists, kept only for an import that resolves them (direct-memberships.ts). */
   private readonly members: MemberListWriter | null;
 
-  /**
-   * Problems go to `problems` as they are found. `keepLists`: the Events' Artist and Venue lists
-   * are written aside (a first import's, or a seed worker's, which cannot tell); otherwise `take`
-   * returns none.
-   */
+  private readonly formerHashes: boolean;
+
+  /** Problems go to `problems` as they are found. */
   constructor(
     readonly problems: ProblemList,
-    keepLists = true,
+    { keepLists, formerHashes }: BatchEncoding = EVERYTHING,
   ) {
     this.members = keepLists ? new MemberListWriter() : null;
+    this.formerHashes = formerHashes;
   }
 
   /** Writes the next batch's rows into `writer`, from its first byte. */
@@ -75,7 +90,7 @@ export class BatchEncoder {
     let row: Cell[] | null = null;
     // invalid entities are staged as placeholders: they still count for duplicates and references
     if (record) {
-      row = stageRow(collection, index, record);
+      row = stageRow(collection, index, record, this.formerHashes);
       this.members?.add(collection, index, record);
     }
     else if (publicId && partial) row = placeholderRow(collection, index, publicId, partial);

@@ -139,8 +139,10 @@ for (const engine of testEngines()) {
         (d) => (event(d).links = []),
         (d) => (event(d).ticketLinks = [{ url: 'https://tickets.example/1', label: 'Buy' }]),
         (d) => (event(d).digitalLocations![0]!.kindCode = 'stream-replay'),
-        (d) => (event(d).artistIds = [A.bjork, A.minimal]),
+        (d) => (event(d).artistIds = [A.bjork]),
+        (d) => (event(d).artistIds = []),
         (d) => (event(d).venueIds = [V.tba]),
+        (d) => (event(d).venueIds = [V.tba, V.formatted, V.coordinates]),
         (d) => (event(d).seriesIds = []),
         (d) => (event(d).editionIds = [ED.full]),
         (d) => (event(d).profileMediaId = M.inactive),
@@ -159,6 +161,45 @@ for (const engine of testEngines()) {
 
     test('reordering direct Series or Edition programs is not a change', async () => {
       assert.deepEqual(await reimport((d) => (event(d).editionIds = [ED.minimal, ED.full])), []);
+    });
+
+    test('reordering an Event’s Artists or Venues is not a change (no public output shows their order)', async () => {
+      assert.deepEqual(await reimport((d) => (event(d).artistIds = [A.bjork, A.minimal])), []);
+      assert.deepEqual(await reimport((d) => (event(d).venueIds = [V.formatted, V.tba])), []);
+      assert.deepEqual(await reimport((d) => { event(d).artistIds = [A.bjork, A.minimal]; event(d).venueIds = [V.formatted, V.tba]; }), []);
+    });
+
+    test('a hash stored by the formula of before session 49 (lists in document order) is not a change', async () => {
+      // what that formula stored for the fixture's Event (its lists out of order), with the code
+      // of 12bf0b6; and for the same Event with its two Artists swapped
+      const FORMER = 'ce213bb2dee79319f285dc53ec31cb24';
+      const FORMER_SWAPPED = 'c0f5f73643e4111aa472d16e16a85c01';
+      const storeFormer = async (own: string) => {
+        await db.pool.query(`UPDATE events SET projection_hash = $1 || ':' || split_part(projection_hash, ':', 2) WHERE public_id = $2`, [own, E.full]);
+      };
+      const stored = async () => (await db.pool.query<{ h: string }>(`SELECT projection_hash AS h FROM events WHERE public_id = $1`, [E.full])).rows[0]!.h;
+      const current = await stored();
+      assert.notEqual(current.split(':')[0], FORMER);
+      // the same document: no change, and the hash is the current formula's again
+      await storeFormer(FORMER);
+      assert.deepEqual(await reimport(() => {}), []);
+      assert.equal(await stored(), current);
+      // stored from the swapped order and imported in it
+      await storeFormer(FORMER_SWAPPED);
+      assert.deepEqual(await reimport((d) => (event(d).artistIds = [A.bjork, A.minimal])), []);
+      assert.equal(await stored(), current);
+      // a former hash with a real change: still a change
+      await storeFormer(FORMER);
+      assert.deepEqual(await reimport((d) => (event(d).name = 'Renamed')), [`events:${E.full}`]);
+      assert.notEqual((await stored()).split(':')[0], FORMER);
+      // a former hash and a change of the media part only: still a change
+      await resetCatalogue(db);
+      await importDoc(db, fullDocument());
+      base = await allMarkers(db);
+      await tick();
+      await storeFormer(FORMER);
+      const moved = await reimport((d) => (media(d, M.ready).altText = 'changed'));
+      assert.ok(moved.includes(`events:${E.full}`), moved.join());
     });
 
     test('changing the profile media between two non-ready items is not a change', async () => {

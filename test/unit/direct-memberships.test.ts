@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
-import { test } from 'node:test';
+import path from 'node:path';
+import { after, test } from 'node:test';
 import type pg from 'pg';
 import { DirectMemberships } from '../../src/catalogue/direct-memberships.js';
 import type { RecordOf } from '../../src/catalogue/document.js';
@@ -18,7 +19,6 @@ import type { CopyIn } from '../../src/db/copy.js';
 const pid = (prefix: string, n: number) => prefix + String(n).padStart(12 - prefix.length, '0');
 const member = (p: string) => ({ publicId: p }) as never;
 const event = (artistIds: string[], venueIds: string[]) => ({ artistIds, venueIds }) as unknown as RecordOf['events'];
-const emptyStore = { query: async () => ({ rows: [{ empty: true }] }) } as unknown as pg.PoolClient;
 const client = {} as pg.PoolClient;
 
 /** A DirectMemberships whose COPYs are recorded: table → rows as text lines. */
@@ -30,12 +30,16 @@ async function recorded() {
     assert.equal(lines.pop(), '');
     copies.set(table, [...(copies.get(table) ?? []), ...lines]);
   };
-  const direct = await DirectMemberships.forFirstImport(emptyStore, copyIn);
-  assert.ok(direct);
+  const direct = DirectMemberships.create(copyIn);
   return { direct, copies };
 }
 
+// This file's own temporary directory: other test files' imports (run alongside, --test-concurrency)
+// create and remove their lineup-import- directories in the system's at any moment, and a count
+// there failed when one appeared between the two counts.
+process.env.TMPDIR = fs.mkdtempSync(path.join(os.tmpdir(), 'lineup-direct-test-'));
 const leftovers = () => fs.readdirSync(os.tmpdir()).filter((f) => f.startsWith('lineup-import-')).length;
+after(() => fs.rmSync(os.tmpdir(), { recursive: true, force: true }));
 
 test('a batch writes its valid Artists, Venues and Event lists aside, and nothing of the other collections', () => {
   const writer = new MemberListWriter();

@@ -9,7 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { CopyWriter } from '../../db/copy.js';
 import { ProblemList } from '../document.js';
 import { demoCatalogueOf, demoSegments, type DemoOptions } from '../demo.js';
-import { BatchEncoder, type EncodedBatch } from '../staging-batch.js';
+import { BatchEncoder, type BatchEncoding, type EncodedBatch } from '../staging-batch.js';
 import { asParsed } from '../stream.js';
 import { batchEntities, batchCount, SEED_WORKER_CREDITS as CREDITS, type SeedWorkerMessage } from './seed-batches.js';
 
@@ -18,9 +18,10 @@ export interface SeedWorkerData {
   readonly part: number;
   readonly parts: number;
   readonly batchSize: number;
+  readonly encoding: BatchEncoding;
 }
 
-const { options, part, parts, batchSize } = workerData as SeedWorkerData;
+const { options, part, parts, batchSize, encoding } = workerData as SeedWorkerData;
 const port = parentPort!;
 const segments = demoSegments(demoCatalogueOf(options));
 
@@ -47,7 +48,7 @@ for (let seq = part; seq < batches; seq += parts) {
   // CopyWriter allocates its buffers with allocUnsafeSlow: each its own ArrayBuffer, never shared
   const writer = new CopyWriter(free.pop());
   // each row is written as soon as it is encoded (staging-batch.ts)
-  const encoder = new BatchEncoder(new ProblemList());
+  const encoder = new BatchEncoder(new ProblemList(), encoding);
   encoder.into(writer);
   for (const [collection, index, value] of batchEntities(segments, seq, batchSize)) encoder.add(collection, index, asParsed(value));
   const { entities, problems } = encoder;

@@ -9,7 +9,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { demoCatalogueOf, demoSegments, type DemoOptions } from '../demo.js';
-import type { EncodedBatch } from '../staging-batch.js';
+import type { BatchEncoding, EncodedBatch } from '../staging-batch.js';
 import { batchCount, type SeedWorkerMessage } from './seed-batches.js';
 import type { SeedWorkerData } from './seed-worker.js';
 
@@ -39,7 +39,8 @@ export const defaultSeedWorkers = (): number => Math.max(1, Math.min(4, os.avail
 
 /**
  * Runs `workers` seed workers over the demo document of `options` and hands their batches to
- * `stage` in document order, one at a time; resolves when the last batch is staged. Any failure
+ * `stage` in document order, one at a time, encoded as `encoding` says (the importer's choice, from
+ * the store); resolves when the last batch is staged. Any failure
  * (a worker's or `stage`'s) stops every worker and rejects.
  */
 export function stageDemoInParallel(
@@ -47,6 +48,7 @@ export function stageDemoInParallel(
   workers: number,
   batchSize: number,
   stage: (batch: EncodedBatch) => Promise<void>,
+  encoding: BatchEncoding = { keepLists: true, formerHashes: true },
 ): Promise<void> {
   const total = batchCount(demoSegments(demoCatalogueOf(options)), batchSize);
   if (total === 0) return Promise.resolve();
@@ -85,7 +87,7 @@ export function stageDemoInParallel(
       }
     };
     for (let part = 0; part < parts; part++) {
-      const thread = startWorker({ options, part, parts, batchSize });
+      const thread = startWorker({ options, part, parts, batchSize, encoding });
       thread.on('message', (message: SeedWorkerMessage) => {
         ready.set(message.seq, message);
         void drain();
