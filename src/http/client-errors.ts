@@ -14,7 +14,9 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { ALLOW_ORIGIN, EXPOSED_HEADERS } from './cors-headers.js';
-import { errorBody, invalidQuery, uriTooLong, ApiError } from './errors.js';
+import { pathOf } from '../controls/query-string.js';
+import { errorBody, invalidQuery, methodNotAllowed, notFound, uriTooLong, ApiError } from './errors.js';
+import { knownPath } from './routes/known-paths.js';
 import { CACHE_NONE, JSON_TYPE } from './respond.js';
 
 type ParserError = Error & { code?: string; rawPacket?: unknown; bytesParsed?: number };
@@ -93,11 +95,23 @@ export function createClientErrorHandler(options: ClientErrorOptions = {}): (err
 /** The listener's parser refusals with the spec's defaults, told to nobody. */
 export const clientErrorHandler = createClientErrorHandler();
 
+/**
+ * A CONNECT request: Node hands it to the server's 'connect' listener, and with none destroys the
+ * socket unanswered. It is answered as any method no route serves (decisions §5): a known path
+ * 405 with Allow, anything else (an authority such as `host:443` included) 404; then the
+ * connection is closed, as Node would not read another request from it.
+ */
+export function refuseConnect(req: http.IncomingMessage, socket: Socket): void {
+  const known = knownPath(pathOf(req.url ?? ''));
+  writeRefusal(socket, known ? methodNotAllowed(known.allow) : notFound(), randomUUID(), false);
+}
+
 function writeRefusal(socket: Socket, error: ApiError, requestId: string, head: boolean): void {
   const body = errorBody(error);
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${error.status} ${http.STATUS_CODES[error.status]}\r\n` +
+        Object.entries(error.headers).map(([name, value]) => `${name}: ${value}\r\n`).join('') +
         `Content-Type: ${JSON_TYPE}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         `Cache-Control: ${CACHE_NONE}\r\n` +

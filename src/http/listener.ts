@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import type { Config } from '../config/config.js';
 import { trustedMatcher } from '../config/trusted-sources.js';
 import { acceptProxyProtocol } from '../limits/proxy-protocol.js';
+import { refuseConnect } from './client-errors.js';
 import type { Operations } from './admin/operations.js';
 
 export function createListener(config: Config, ops: Operations, handler: http.RequestListener): http.Server {
@@ -18,10 +19,14 @@ export function createListener(config: Config, ops: Operations, handler: http.Re
       headersTimeout: config.headersTimeoutMs,
       requestTimeout: config.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(500, config.headersTimeoutMs),
+      // An HTTP/1.1 request without Host is refused by the request stages (plugins/admission.ts)
+      // with the error envelope: Node's own refusal is a bare 400 with no X-Request-ID or CORS.
+      requireHostHeader: false,
     },
     handler,
   );
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  server.on('connect', (req: http.IncomingMessage, socket: Socket) => refuseConnect(req, socket));
   if (config.proxyProtocol.length > 0) {
     acceptProxyProtocol(server, {
       trusted: trustedMatcher(config.proxyProtocol),

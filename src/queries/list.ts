@@ -79,7 +79,17 @@ const keyColumns = (keys: readonly SortKey[]) => tagged(keys.map((k) => keyText(
  * planned once per statement): a page with rows proves the parent exists and is active, so only
  * an empty page needs the parent's own statement to tell a 404 from an empty list.
  */
-export function listPageStatement(build: SourceBuilder, after: readonly CursorKey[] | null, limit: number, parent: Parent | null = null): Statement {
+/**
+ * `resolved`: `after` holds a compact boundary's member's keys as `boundaryStatement` read them,
+ * not a cursor's (sql.ts `keysetAfter`).
+ */
+export function listPageStatement(
+  build: SourceBuilder,
+  after: readonly CursorKey[] | null,
+  limit: number,
+  parent: Parent | null = null,
+  resolved = false,
+): Statement {
   const p = new Params();
   const src = build(p);
   const late = src.lateRows;
@@ -88,7 +98,7 @@ export function listPageStatement(build: SourceBuilder, after: readonly CursorKe
   const onKeys = late?.onKeys === undefined ? null : [...late.onKeys(held.map((k) => k.expr))];
   const where = [...src.where];
   if (parent !== null) where.push(`EXISTS (${parentSelect(parent, p)})`);
-  if (after !== null) (onKeys ?? where).push(keysetAfter(onKeys === null ? src.keys : held, after, p));
+  if (after !== null) (onKeys ?? where).push(keysetAfter(onKeys === null ? src.keys : held, after, p, resolved));
   const conditions = where.length > 0 ? where.join('\n      AND ') : 'true';
   // with lateRows the page is found first (its keys as o0…, typed), then its rows read by id
   const keys = late === undefined ? src.keys : src.keys.map((k, i) => ({ ...k, expr: `page.o${i}` }));
@@ -166,7 +176,7 @@ export async function readListPage<R extends ListRow>(
     after = pick(found as ListRow, 'k', plan.shape.arity) as CursorKey[];
   }
   const checked = compact ? null : parent; // checked above when compact
-  const rows = await reader.rows<R>(listPageStatement(build, after, plan.limit, checked));
+  const rows = await reader.rows<R>(listPageStatement(build, after, plan.limit, checked, compact));
   if (rows.length === 0 && checked !== null) await requireParent(reader, checked);
   return splitPage(rows, plan.limit);
 }

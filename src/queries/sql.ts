@@ -68,9 +68,13 @@ export interface SortKey {
  * expanded form so mixed directions work, with a leading range bound on the first key so an index
  * on the ordering starts at the boundary instead of scanning from the top.
  */
-export function keysetAfter(keys: readonly SortKey[], values: readonly unknown[], params: Params): string {
-  // A (re-sealed) cursor whose values are not of the keys' types is malformed: 400, never a cast error.
-  if (values.length !== keys.length || !keys.every((k, i) => fitsKey(k, values[i]))) throw malformedCursor();
+export function keysetAfter(keys: readonly SortKey[], values: readonly unknown[], params: Params, resolved = false): string {
+  // A (re-sealed) cursor whose values are not of the keys' types is malformed: 400, never a cast
+  // error. `resolved`: the values are a compact boundary's member's keys, read from the database
+  // as text of the keys' types (queries/list.ts), not a cursor's: its names may be longer than a
+  // cursor's text key may be (MAX_TEXT_KEY) — the very reason the boundary is compact.
+  if (values.length !== keys.length) throw malformedCursor();
+  if (!resolved && !keys.every((k, i) => fitsKey(k, values[i]))) throw malformedCursor();
   return keysetAfterSql(keys, keys.map((k, i) => params.add(values[i], k.cast)));
 }
 

@@ -119,6 +119,21 @@ for (const engine of engines()) {
       await assertConditional(t.srv, `/v1/events/${EV(1)}/editions?limit=2`);
     });
 
+    it('resumes from a compact reverse boundary whose Series name is over 1,024 characters', async () => {
+      const db = t.tdb.db.pool;
+      const { rows } = await db.query<{ name: string }>(`SELECT name FROM series WHERE public_id = $1`, [S(4)]);
+      await db.query(`UPDATE series SET name = 'M' || repeat('m', 1100) WHERE public_id = $1`, [S(4)]);
+      try {
+        const whole = await t.srv.json(`/v1/events/${EV(1)}/series?limit=50`);
+        assert.equal(whole.body.links.next, null);
+        const paged = await traverse(t.srv, `/v1/events/${EV(1)}/series?limit=1`, pageOf(SeriesMembership));
+        assert.deepEqual(ids(paged.items), ids(whole.body.data));
+        assert.ok(ids(whole.body.data).includes(S(4)));
+      } finally {
+        await db.query(`UPDATE series SET name = $2 WHERE public_id = $1`, [S(4), rows[0]!.name]);
+      }
+    });
+
     it('restarts a compact reverse boundary whose member was renamed, deactivated or unlinked', async () => {
       const db = t.tdb.db.pool;
       const seriesPage = await t.srv.json(`/v1/events/${EV(1)}/series?limit=${seriesOf(1).indexOf(S(4)) + 1}`);

@@ -110,6 +110,32 @@ for (const engine of engines()) {
       }
     });
 
+    it('QUERY and CONNECT are decided by path like any other method: 405 with Allow, or 404', async () => {
+      for (const method of ['QUERY', 'CONNECT']) {
+        for (const path of ['/v1/events', '/v1/health']) {
+          const a = await exchange(suite.server.base, `${method} ${path} HTTP/1.1\r\nHost: x\r\n\r\n`, 200);
+          assertRefusal(a, 405, 'method_not_allowed', `${method} ${path}`);
+          assert.equal(header(a.head, 'allow'), 'GET, HEAD, OPTIONS', `${method} ${path}: Allow`);
+        }
+        // (an authority is CONNECT's own form: with any other method the parser refuses it, a 400)
+        for (const path of method === 'CONNECT' ? ['/v1/nope', 'localhost:443'] : ['/v1/nope']) {
+          const a = await exchange(suite.server.base, `${method} ${path} HTTP/1.1\r\nHost: x\r\n\r\n`, 200);
+          assertRefusal(a, 404, 'not_found', `${method} ${path}`);
+        }
+      }
+    });
+
+    it('an HTTP/1.1 request without Host is an enveloped 400; HTTP/1.0 needs none', async () => {
+      for (const path of ['/v1/health', '/v1/events?limit=1', '/v1/nope']) {
+        const a = await exchange(suite.server.base, `GET ${path} HTTP/1.1\r\n\r\n`, 200);
+        assertRefusal(a, 400, 'invalid_query', `GET ${path} without Host`);
+        assert.match(JSON.parse(a.body).error.message, /Host/);
+      }
+      // HTTP/1.0 has no Host requirement (answered with an HTTP/1.1 status line, as Node writes them)
+      const old = await exchange(suite.server.base, 'GET /v1/health HTTP/1.0\r\n\r\n', 200);
+      assert.equal(old.status, 200, old.head.split('\r\n')[0]);
+    });
+
     it('an unknown path is 404 whatever the method and body; a supported method with a body is 400', async () => {
       for (const path of ['/v1/nope', '/v2/events', '/v1/events/', '/']) {
         for (const method of ['GET', 'POST', 'DELETE', 'OPTIONS']) {

@@ -132,6 +132,23 @@ for (const engine of engines()) {
       assert.equal(again.body.links.next, next);
     });
 
+    it('resumes from a compact boundary whose name is longer than a cursor may carry (over 1,024 characters)', async () => {
+      const db = t.tdb.db.pool;
+      const { rows } = await db.query<{ name: string }>(`SELECT name FROM venues WHERE public_id = $1`, [V(12)]);
+      // names a cursor cannot hold whole (MAX_TEXT_KEY): their boundaries are compact, resolved from the database
+      await db.query(`UPDATE venues SET name = 'M' || repeat('m', 1100) WHERE public_id = $1`, [V(12)]);
+      try {
+        for (const sort of ['name', '-name']) {
+          const whole = await t.srv.json(`/v1/venues?sort=${sort}&limit=50`);
+          assert.equal(whole.body.links.next, null);
+          const paged = await traverse(t.srv, `/v1/venues?sort=${sort}&limit=1`, pageOf(Venue));
+          assert.deepEqual(ids(paged.items), ids(whole.body.data), sort);
+        }
+      } finally {
+        await db.query(`UPDATE venues SET name = $2 WHERE public_id = $1`, [V(12), rows[0]!.name]);
+      }
+    });
+
     it('asks for a restart when the compact boundary Venue was renamed or left the filters', async () => {
       const db = t.tdb.db;
       const filtered = '/v1/venues?locality=berlin&limit=';

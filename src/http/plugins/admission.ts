@@ -71,6 +71,10 @@ export const admission = fp<AdmissionOptions>(
       };
       executions.set(request, leave);
       reply.raw.once('close', leave);
+      // RFC 9112 §3.2: an HTTP/1.1 request without Host is a 400 (the listener leaves it to us)
+      if (request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor === 1 && request.headers.host === undefined) {
+        throw invalidQuery('An HTTP/1.1 request needs a Host header.');
+      }
       if (Buffer.byteLength(request.raw.url ?? '', 'utf8') > MAX_URL_BYTES) throw uriTooLong();
       const length = request.headers['content-length'];
       if ((length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined) {

@@ -23,6 +23,13 @@ export interface ErrorsOptions {
 export const errors = fp<ErrorsOptions>(
   async (app, { metrics }) => {
     app.setErrorHandler((err, request, reply) => {
+      // Fastify's own 4xx for a method no route serves (QUERY: Fastify parses its body before the
+      // not-found handler, and refuses it) is decided by path and method first, as decisions §5
+      // says: an unknown path 404, a known one 405 with Allow.
+      if (!SERVED_METHODS.has(request.method) && isFrameworkRefusal(err)) {
+        const known = knownPath(pathOf(request.raw.url ?? ''));
+        return sendError(reply, known && !allows(known, request.method) ? methodNotAllowed(known.allow) : notFound());
+      }
       const { kind, error } = publicError(err);
       if (kind === 'unavailable') {
         refuse(request, metrics, 'database_unavailable');
@@ -44,6 +51,15 @@ export const errors = fp<ErrorsOptions>(
   },
   { name: 'lineup-errors' },
 );
+
+/** The methods Lineup's routes answer (every known path allows exactly these). */
+const SERVED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A 4xx Fastify raised itself: not one of Lineup's errors (those carry no `statusCode`). */
+function isFrameworkRefusal(err: unknown): boolean {
+  const status = (err as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
 
 /**
  * Fastify's `frameworkErrors`: the router's own refusals (a path segment that is not valid
