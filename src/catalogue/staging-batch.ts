@@ -28,15 +28,6 @@ export interface EncodedBatch {
   readonly problemTotal: number;
 }
 
-const width = (collection: Collection) => COMMON_COLUMNS.length + STAGE[collection].columns.length;
-
-/**
- * Each row is written as COPY text as soon as its entity is validated, into the writer the batch
- * is written into (`into`): a batch's rows held until the batch was taken outlived the young
- * generation's collections, and copying them into the old one (and marking it) was ≈ a fifth of a
- * seed's Node CPU on V8's helper threads (session 29). A batch is a run of each collection in
- * document order, so a collection's rows are contiguous: one span per run.
- */
 /** What an import needs of its batches besides the rows (importer.ts decides, from the store). */
 export interface BatchEncoding {
   /**
@@ -53,9 +44,18 @@ export interface BatchEncoding {
 
 const EVERYTHING: BatchEncoding = { keepLists: true, formerHashes: true };
 
+const width = (collection: Collection) => COMMON_COLUMNS.length + STAGE[collection].columns.length;
+
 /** A batch's lists when none are kept. */
 const NO_LISTS: BatchLists = { members: new Uint8Array(0), lists: new Uint8Array(0) };
 
+/**
+ * Each row is written as COPY text as soon as its entity is validated, into the writer the batch
+ * is written into (`into`): a batch's rows held until the batch was taken outlived the young
+ * generation's collections, and copying them into the old one (and marking it) was ≈ a fifth of a
+ * seed's Node CPU on V8's helper threads (session 29). A batch is a run of each collection in
+ * document order, so a collection's rows are contiguous: one span per run.
+ */
 export class BatchEncoder {
   private writer: CopyWriter | null = null;
   private spans: { readonly collection: Collection; readonly start: number }[] = [];
