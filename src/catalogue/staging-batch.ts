@@ -42,7 +42,8 @@ export interface BatchEncoding {
   readonly formerHashes: boolean;
 }
 
-const EVERYTHING: BatchEncoding = { keepLists: true, formerHashes: true };
+/** Everything kept: correct for any store (a first import's encoding only leaves work out). */
+export const EVERYTHING: BatchEncoding = { keepLists: true, formerHashes: true };
 
 const width = (collection: Collection) => COMMON_COLUMNS.length + STAGE[collection].columns.length;
 

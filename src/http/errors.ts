@@ -73,6 +73,12 @@ export const internalError = () => new ApiError(500, 'internal_error', INTERNAL_
  */
 export type FailureKind = 'refusal' | 'unavailable' | 'stored-data' | 'programming' | 'unknown';
 
+/** The status of a 4xx Fastify raised itself (Lineup's own errors carry no `statusCode`), else null. */
+export function frameworkRefusalStatus(err: unknown): number | null {
+  const status = (err as { statusCode?: unknown } | null)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : null;
+}
+
 export function publicError(err: unknown): { kind: FailureKind; error: ApiError } {
   if (err instanceof ApiError) return { kind: 'refusal', error: err };
   if (err instanceof InvalidQuery) return { kind: 'refusal', error: invalidQuery(err.message, err.details) };
@@ -85,10 +91,8 @@ export function publicError(err: unknown): { kind: FailureKind; error: ApiError 
   if (err instanceof ProjectionError) return { kind: 'stored-data', error: internalError() };
   if (err instanceof BudgetExceededError) return { kind: 'programming', error: internalError() };
   // Fastify's own 4xx (e.g. a malformed request it refused before any route)
-  const status = (err as { statusCode?: number } | null)?.statusCode;
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return { kind: 'refusal', error: status === 414 ? uriTooLong() : invalidQuery('The request is malformed.') };
-  }
+  const status = frameworkRefusalStatus(err);
+  if (status !== null) return { kind: 'refusal', error: status === 414 ? uriTooLong() : invalidQuery('The request is malformed.') };
   return { kind: 'unknown', error: internalError() };
 }
 

@@ -9,7 +9,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { demoCatalogueOf, demoSegments, type DemoOptions } from '../demo.js';
-import type { BatchEncoding, EncodedBatch } from '../staging-batch.js';
+import { EVERYTHING, type BatchEncoding, type EncodedBatch } from '../staging-batch.js';
 import { batchCount, type SeedWorkerMessage } from './seed-batches.js';
 import type { SeedWorkerData } from './seed-worker.js';
 
@@ -48,7 +48,7 @@ export function stageDemoInParallel(
   workers: number,
   batchSize: number,
   stage: (batch: EncodedBatch) => Promise<void>,
-  encoding: BatchEncoding = { keepLists: true, formerHashes: true },
+  encoding: BatchEncoding = EVERYTHING,
 ): Promise<void> {
   const total = batchCount(demoSegments(demoCatalogueOf(options)), batchSize);
   if (total === 0) return Promise.resolve();

@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { pathOf } from '../../controls/query-string.js';
 import type { Metrics } from '../../metrics/metrics.js';
-import { methodNotAllowed, notFound, publicError } from '../errors.js';
+import { frameworkRefusalStatus, methodNotAllowed, notFound, publicError } from '../errors.js';
 import { refuse } from '../observe.js';
 import { sendError } from '../respond.js';
 import { allows, knownPath } from '../routes/known-paths.js';
@@ -26,7 +26,7 @@ export const errors = fp<ErrorsOptions>(
       // Fastify's own 4xx for a method no route serves (QUERY: Fastify parses its body before the
       // not-found handler, and refuses it) is decided by path and method first, as decisions §5
       // says: an unknown path 404, a known one 405 with Allow.
-      if (!SERVED_METHODS.has(request.method) && isFrameworkRefusal(err)) {
+      if (!SERVED_METHODS.has(request.method) && frameworkRefusalStatus(err) !== null) {
         const known = knownPath(pathOf(request.raw.url ?? ''));
         return sendError(reply, known && !allows(known, request.method) ? methodNotAllowed(known.allow) : notFound());
       }
@@ -54,12 +54,6 @@ export const errors = fp<ErrorsOptions>(
 
 /** The methods Lineup's routes answer (every known path allows exactly these). */
 const SERVED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** A 4xx Fastify raised itself: not one of Lineup's errors (those carry no `statusCode`). */
-function isFrameworkRefusal(err: unknown): boolean {
-  const status = (err as { statusCode?: unknown } | null)?.statusCode;
-  return typeof status === 'number' && status >= 400 && status < 500;
-}
 
 /**
  * Fastify's `frameworkErrors`: the router's own refusals (a path segment that is not valid
