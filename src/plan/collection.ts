@@ -18,6 +18,24 @@ export interface CollectionPlan {
   readonly after: readonly CursorKey[] | null;
 }
 
+/** What a plan computes from its controls alone, kept with the inputs it was computed from. */
+interface Planned {
+  readonly path: string;
+  readonly limit: number;
+  readonly cursor: string | null;
+  readonly arity: number;
+  readonly normalizedQuery: string;
+  readonly fingerprint: string;
+  readonly after: readonly CursorKey[] | null;
+}
+
+/**
+ * The last plan of each frozen normalized query (a route's kept controls, controls/controls-memo.ts):
+ * its encoding, URL budget, fingerprint and opened cursor are the same for the same inputs, so a
+ * query read again computes only its time (≈ 2.5 µs less per request for the benchmark's rare name).
+ */
+const planned = new WeakMap<QueryPairs, Planned>();
+
 export function planCollection(
   path: string,
   normalized: QueryPairs,
@@ -26,11 +44,17 @@ export function planCollection(
   arity: number,
   now: Date,
 ): CollectionPlan {
-  const normalizedQuery = encodeQuery(normalized);
-  checkUrlBudget(path, normalizedQuery, normalized.length);
-  const fingerprint = controlsFingerprint(path, normalizedQuery);
-  const after = cursor === null ? null : decodeCursor(cursor, fingerprint, arity);
-  return { path, limit, now: now.toISOString(), normalizedQuery, fingerprint, after };
+  let p = planned.get(normalized);
+  if (p === undefined || p.path !== path || p.limit !== limit || p.cursor !== cursor || p.arity !== arity) {
+    const normalizedQuery = encodeQuery(normalized);
+    checkUrlBudget(path, normalizedQuery, normalized.length);
+    const fingerprint = controlsFingerprint(path, normalizedQuery);
+    const after = cursor === null ? null : decodeCursor(cursor, fingerprint, arity);
+    p = { path, limit, cursor, arity, normalizedQuery, fingerprint, after };
+    // only a frozen query is the same query when read again
+    if (Object.isFrozen(normalized)) planned.set(normalized, p);
+  }
+  return { path, limit, now: now.toISOString(), normalizedQuery: p.normalizedQuery, fingerprint: p.fingerprint, after: p.after };
 }
 
 /**

@@ -8,13 +8,15 @@ import { presentArtist } from '../../present/items.js';
 import { artistDetailStatement, artistListSource } from '../../queries/artists.js';
 import type { ArtistItemRow } from '../../queries/items.js';
 import type { RouteContext } from './context.js';
-import { queryOf, sendDetail, sendList } from './resource-reads.js';
+import { controlsReader, sendDetail, sendList } from './resource-reads.js';
 
 type Row = ArtistItemRow & Record<string, unknown>;
 
 export function artistsRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  const artistListControls = controlsReader((raw) => parseListControls(raw, ARTIST_LIST));
+  const artistDetailFields = controlsReader((raw) => parseDetailFields(raw, ARTIST_DETAIL));
   app.get('/v1/artists', async (request, reply) => {
-    const controls = parseListControls(queryOf(request), ARTIST_LIST);
+    const controls = artistListControls(request);
     const source = artistListSource(controls);
     const plan = planList('/v1/artists', controls, listShape(source), ctx.clock());
     return sendList<Row>(request, reply, ctx, {
@@ -27,7 +29,7 @@ export function artistsRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   app.get('/v1/artists/:artistId', async (request, reply) => {
     const { artistId } = pathIds(request.params, ['artistId']);
-    const fields = parseDetailFields(queryOf(request), ARTIST_DETAIL);
+    const fields = artistDetailFields(request);
     return sendDetail<Row>(request, reply, ctx, artistDetailStatement(artistId, fields), (row) => presentArtist(row, fields));
   });
 }

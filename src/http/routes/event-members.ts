@@ -20,14 +20,19 @@ import { eventArtistsSource, eventEditionsSource, eventSeriesSource, eventVenues
 import { notFound } from '../errors.js';
 import { sendResource } from '../respond.js';
 import type { RouteContext } from './context.js';
-import { queryOf, sendList } from './resource-reads.js';
+import { controlsReader, sendList } from './resource-reads.js';
 
 type Row<T> = T & Record<string, unknown>;
 
 export function eventMemberRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  const eventDetailControls = controlsReader(parseEventDetailControls);
+  const artistMembersControls = controlsReader((raw) => parseMemberControls(raw, ARTIST_MEMBERS));
+  const venueMembersControls = controlsReader((raw) => parseMemberControls(raw, VENUE_MEMBERS));
+  const seriesMembershipsControls = controlsReader((raw) => parseMemberControls(raw, SERIES_MEMBERSHIPS));
+  const editionProgramsControls = controlsReader((raw) => parseMemberControls(raw, EDITION_PROGRAMS));
   app.get('/v1/events/:eventId', async (request, reply) => {
     const { eventId } = pathIds(request.params, ['eventId']);
-    const controls = parseEventDetailControls(queryOf(request));
+    const controls = eventDetailControls(request);
     const now = ctx.clock().toISOString();
     const found = await ctx.read(request, (reader) => fetchEventDetail(reader, eventId, controls, now));
     if (found === null) throw notFound();
@@ -37,7 +42,7 @@ export function eventMemberRoutes(app: FastifyInstance, ctx: RouteContext): void
 
   app.get('/v1/events/:eventId/artists', async (request, reply) => {
     const { eventId } = pathIds(request.params, ['eventId']);
-    const controls = parseMemberControls(queryOf(request), ARTIST_MEMBERS);
+    const controls = artistMembersControls(request);
     const source = eventArtistsSource(eventId, controls.fields);
     const plan = planList(`/v1/events/${eventId}/artists`, controls, listShape(source), ctx.clock());
     return sendList<Row<ArtistItemRow>>(request, reply, ctx, {
@@ -50,7 +55,7 @@ export function eventMemberRoutes(app: FastifyInstance, ctx: RouteContext): void
 
   app.get('/v1/events/:eventId/venues', async (request, reply) => {
     const { eventId } = pathIds(request.params, ['eventId']);
-    const controls = parseMemberControls(queryOf(request), VENUE_MEMBERS);
+    const controls = venueMembersControls(request);
     const source = eventVenuesSource(eventId, controls.fields);
     const plan = planList(`/v1/events/${eventId}/venues`, controls, listShape(source), ctx.clock());
     return sendList<Row<VenueItemRow>>(request, reply, ctx, {
@@ -63,7 +68,7 @@ export function eventMemberRoutes(app: FastifyInstance, ctx: RouteContext): void
 
   app.get('/v1/events/:eventId/series', async (request, reply) => {
     const { eventId } = pathIds(request.params, ['eventId']);
-    const controls = parseMemberControls(queryOf(request), SERIES_MEMBERSHIPS);
+    const controls = seriesMembershipsControls(request);
     const source = eventSeriesSource(eventId, controls.fields);
     const plan = planList(`/v1/events/${eventId}/series`, controls, listShape(source), ctx.clock());
     return sendList<Row<SeriesRefRow>>(request, reply, ctx, {
@@ -76,7 +81,7 @@ export function eventMemberRoutes(app: FastifyInstance, ctx: RouteContext): void
 
   app.get('/v1/events/:eventId/editions', async (request, reply) => {
     const { eventId } = pathIds(request.params, ['eventId']);
-    const controls = parseMemberControls(queryOf(request), EDITION_PROGRAMS);
+    const controls = editionProgramsControls(request);
     const source = eventEditionsSource(eventId, controls.fields);
     const plan = planList(`/v1/events/${eventId}/editions`, controls, listShape(source), ctx.clock());
     return sendList<Row<EditionProgramRow>>(request, reply, ctx, {

@@ -21,13 +21,19 @@ import {
   type SeriesRow,
 } from '../../queries/series.js';
 import type { RouteContext } from './context.js';
-import { queryOf, sendDetail, sendList } from './resource-reads.js';
+import { controlsReader, sendDetail, sendList } from './resource-reads.js';
 
 type Row<T> = T & Record<string, unknown>;
 
 export function seriesRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  const seriesListControls = controlsReader((raw) => parseListControls(raw, SERIES_LIST));
+  const seriesDetailFields = controlsReader((raw) => parseDetailFields(raw, SERIES_DETAIL));
+  const artistMembersControls = controlsReader((raw) => parseMemberControls(raw, ARTIST_MEMBERS));
+  const editionListControls = controlsReader((raw) => parseListControls(raw, EDITION_LIST));
+  const editionDetailFields = controlsReader((raw) => parseDetailFields(raw, EDITION_DETAIL));
+  const venueMembersControls = controlsReader((raw) => parseMemberControls(raw, VENUE_MEMBERS));
   app.get('/v1/series', async (request, reply) => {
-    const controls = parseListControls(queryOf(request), SERIES_LIST);
+    const controls = seriesListControls(request);
     const source = seriesListSource(controls);
     const plan = planList('/v1/series', controls, listShape(source), ctx.clock());
     return sendList<Row<SeriesRow>>(request, reply, ctx, {
@@ -40,13 +46,13 @@ export function seriesRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   app.get('/v1/series/:seriesId', async (request, reply) => {
     const { seriesId } = pathIds(request.params, ['seriesId']);
-    const fields = parseDetailFields(queryOf(request), SERIES_DETAIL);
+    const fields = seriesDetailFields(request);
     return sendDetail<Row<SeriesRow>>(request, reply, ctx, seriesDetailStatement(seriesId, fields), (row) => presentSeries(row, fields));
   });
 
   app.get('/v1/series/:seriesId/artists', async (request, reply) => {
     const { seriesId } = pathIds(request.params, ['seriesId']);
-    const controls = parseMemberControls(queryOf(request), ARTIST_MEMBERS);
+    const controls = artistMembersControls(request);
     const source = lineupSource(seriesId, null, controls.fields);
     const plan = planList(`/v1/series/${seriesId}/artists`, controls, listShape(source), ctx.clock());
     return sendList<Row<ArtistItemRow>>(request, reply, ctx, {
@@ -59,7 +65,7 @@ export function seriesRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   app.get('/v1/series/:seriesId/editions', async (request, reply) => {
     const { seriesId } = pathIds(request.params, ['seriesId']);
-    const controls = parseListControls(queryOf(request), EDITION_LIST);
+    const controls = editionListControls(request);
     const source = editionListSource(seriesId, controls);
     const plan = planList(`/v1/series/${seriesId}/editions`, controls, listShape(source), ctx.clock());
     return sendList<Row<EditionRow>>(request, reply, ctx, {
@@ -72,7 +78,7 @@ export function seriesRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   app.get('/v1/series/:seriesId/editions/:editionId', async (request, reply) => {
     const { seriesId, editionId } = pathIds(request.params, ['seriesId', 'editionId']);
-    const fields = parseDetailFields(queryOf(request), EDITION_DETAIL);
+    const fields = editionDetailFields(request);
     return sendDetail<Row<EditionRow>>(request, reply, ctx, editionDetailStatement(seriesId, editionId, fields), (row) =>
       presentEdition(row, fields),
     );
@@ -80,7 +86,7 @@ export function seriesRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   app.get('/v1/series/:seriesId/editions/:editionId/venues', async (request, reply) => {
     const { seriesId, editionId } = pathIds(request.params, ['seriesId', 'editionId']);
-    const controls = parseMemberControls(queryOf(request), VENUE_MEMBERS);
+    const controls = venueMembersControls(request);
     const source = editionVenuesSource(seriesId, editionId, controls.fields);
     const plan = planList(`/v1/series/${seriesId}/editions/${editionId}/venues`, controls, listShape(source), ctx.clock());
     return sendList<Row<VenueItemRow>>(request, reply, ctx, {
@@ -93,7 +99,7 @@ export function seriesRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   app.get('/v1/series/:seriesId/editions/:editionId/artists', async (request, reply) => {
     const { seriesId, editionId } = pathIds(request.params, ['seriesId', 'editionId']);
-    const controls = parseMemberControls(queryOf(request), ARTIST_MEMBERS);
+    const controls = artistMembersControls(request);
     const source = lineupSource(seriesId, editionId, controls.fields);
     const plan = planList(`/v1/series/${seriesId}/editions/${editionId}/artists`, controls, listShape(source), ctx.clock());
     return sendList<Row<ArtistItemRow>>(request, reply, ctx, {

@@ -9,11 +9,13 @@ import { presentVenue } from '../../present/items.js';
 import type { VenueItemRow } from '../../queries/items.js';
 import { venueDetailStatement, venueListSource } from '../../queries/venues.js';
 import type { RouteContext } from './context.js';
-import { queryOf, sendDetail, sendList } from './resource-reads.js';
+import { controlsReader, sendDetail, sendList } from './resource-reads.js';
 
 export function venuesRoutes(app: FastifyInstance, ctx: RouteContext): void {
+  const venueListControls = controlsReader(parseVenueControls);
+  const venueDetailFields = controlsReader((raw) => parseDetailFields(raw, VENUE_DETAIL));
   app.get('/v1/venues', async (request, reply) => {
-    const controls = parseVenueControls(queryOf(request));
+    const controls = venueListControls(request);
     const source = venueListSource(controls);
     const plan = planList('/v1/venues', controls, listShape(source), ctx.clock());
     const near = controls.filters.near !== null;
@@ -31,7 +33,7 @@ export function venuesRoutes(app: FastifyInstance, ctx: RouteContext): void {
 
   app.get('/v1/venues/:venueId', async (request, reply) => {
     const { venueId } = pathIds(request.params, ['venueId']);
-    const fields = parseDetailFields(queryOf(request), VENUE_DETAIL);
+    const fields = venueDetailFields(request);
     return sendDetail<VenueItemRow & Record<string, unknown>>(request, reply, ctx, venueDetailStatement(venueId, fields), (row) =>
       presentVenue(row, fields),
     );
