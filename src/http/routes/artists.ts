@@ -8,7 +8,8 @@ import { presentArtist } from '../../present/items.js';
 import { artistDetailStatement, artistListSource } from '../../queries/artists.js';
 import type { ArtistItemRow } from '../../queries/items.js';
 import type { RouteContext } from './context.js';
-import { controlsReader, sendDetail, sendList } from './resource-reads.js';
+import { controlsReader } from './request-controls.js';
+import { sendDetail, sendList } from './resource-reads.js';
 
 type Row = ArtistItemRow & Record<string, unknown>;
 

@@ -20,7 +20,8 @@ import { eventArtistsSource, eventEditionsSource, eventSeriesSource, eventVenues
 import { notFound } from '../errors.js';
 import { sendResource } from '../respond.js';
 import type { RouteContext } from './context.js';
-import { controlsReader, sendList } from './resource-reads.js';
+import { controlsReader } from './request-controls.js';
+import { sendList } from './resource-reads.js';
 
 type Row<T> = T & Record<string, unknown>;
 

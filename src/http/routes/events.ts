@@ -9,7 +9,7 @@ import { fetchEventsPage } from '../../queries/events-read.js';
 import { renderEventsPage } from '../../present/events-page.js';
 import { sendRendered } from '../respond.js';
 import type { RouteContext } from './context.js';
-import { controlsReader } from './resource-reads.js';
+import { controlsReader } from './request-controls.js';
 
 export function eventsRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const eventControls = controlsReader(parseEventControls);

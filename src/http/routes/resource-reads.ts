@@ -4,7 +4,6 @@
  * detail row → projection → envelope → ETag/304 (404 `no-store` when absent or inactive).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ControlsMemo } from '../../controls/controls-memo.js';
 import { parseQueryString, searchOf, type RawQuery } from '../../controls/query-string.js';
 import type { ListPlan } from '../../plan/list.js';
 import { renderDetail } from '../../present/detail.js';
@@ -17,15 +16,6 @@ import { sendRendered } from '../respond.js';
 import type { RouteContext } from './context.js';
 
 export const queryOf = (request: FastifyRequest): RawQuery => parseQueryString(searchOf(request.raw.url ?? ''));
-
-/** Query strings whose controls a route keeps (controls/controls-memo.ts). */
-export const CONTROLS_KEPT = 256;
-
-/** A route's controls of a request, kept per query string (controls/controls-memo.ts): `parse` is pure. */
-export function controlsReader<T>(parse: (raw: RawQuery) => T): (request: FastifyRequest) => T {
-  const memo = new ControlsMemo(CONTROLS_KEPT, parse);
-  return (request) => memo.get(searchOf(request.raw.url ?? ''));
-}
 
 export interface ListRead<R extends ListRow> {
   readonly plan: ListPlan<unknown>;

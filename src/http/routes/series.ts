@@ -21,7 +21,8 @@ import {
   type SeriesRow,
 } from '../../queries/series.js';
 import type { RouteContext } from './context.js';
-import { controlsReader, sendDetail, sendList } from './resource-reads.js';
+import { controlsReader } from './request-controls.js';
+import { sendDetail, sendList } from './resource-reads.js';
 
 type Row<T> = T & Record<string, unknown>;
 

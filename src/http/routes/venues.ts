@@ -9,7 +9,8 @@ import { presentVenue } from '../../present/items.js';
 import type { VenueItemRow } from '../../queries/items.js';
 import { venueDetailStatement, venueListSource } from '../../queries/venues.js';
 import type { RouteContext } from './context.js';
-import { controlsReader, sendDetail, sendList } from './resource-reads.js';
+import { controlsReader } from './request-controls.js';
+import { sendDetail, sendList } from './resource-reads.js';
 
 export function venuesRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const venueListControls = controlsReader(parseVenueControls);
