@@ -105,6 +105,26 @@ for (const engine of engines()) {
       await assertConditional(t.srv, `/v1/events/${EV(1)}/venues?limit=2`);
     });
 
+    it('one query string on two Events: each page, next link and cursor is its own path\'s (controls kept per query string)', async () => {
+      const other = (doc.events ?? []).map((_, i) => i + 1).find((n) => n !== 1 && isActive(event(n)) && artistsOf(n).length >= 2)!;
+      assert.ok(other !== undefined && artistsOf(1).length >= 2);
+      const query = 'limit=1&fields=name';
+      for (let round = 0; round < 2; round++) {
+        // read alternately, so that each path's plan follows the other's, from the same kept controls
+        const [a, b] = [await t.srv.json(`/v1/events/${EV(1)}/artists?${query}`), await t.srv.json(`/v1/events/${EV(other)}/artists?${query}`)];
+        assert.deepEqual(ids(a.body.data), artistsOf(1).slice(0, 1));
+        assert.deepEqual(ids(b.body.data), artistsOf(other).slice(0, 1));
+        assert.ok(a.body.links.next.startsWith(`/v1/events/${EV(1)}/artists?`), a.body.links.next);
+        assert.ok(b.body.links.next.startsWith(`/v1/events/${EV(other)}/artists?`), b.body.links.next);
+        // a cursor is sealed for its path: the other Event's route refuses it
+        const cursorOf = (next: string) => new URL(next, 'http://x').searchParams.get('cursor')!;
+        await assertInvalid(t.srv, `/v1/events/${EV(1)}/artists?${query}&cursor=${cursorOf(b.body.links.next)}`, 'cursor');
+        await assertInvalid(t.srv, `/v1/events/${EV(other)}/artists?${query}&cursor=${cursorOf(a.body.links.next)}`, 'cursor');
+      }
+      assert.deepEqual(ids((await traverse(t.srv, `/v1/events/${EV(1)}/artists?${query}`, pageOf(Artist))).items), artistsOf(1));
+      assert.deepEqual(ids((await traverse(t.srv, `/v1/events/${EV(other)}/artists?${query}`, pageOf(Artist))).items), artistsOf(other));
+    });
+
     it('lists the reverse Series and Edition programs in their four-key order', async () => {
       const series = await traverse(t.srv, `/v1/events/${EV(1)}/series?limit=1`, pageOf(SeriesMembership));
       assert.deepEqual(ids(series.items), seriesOf(1));
