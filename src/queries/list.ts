@@ -78,8 +78,6 @@ const keyColumns = (keys: readonly SortKey[]) => tagged(keys.map((k) => keyText(
  * `parent`: the addressed parent, checked by the page statement itself (`EXISTS`, one probe
  * planned once per statement): a page with rows proves the parent exists and is active, so only
  * an empty page needs the parent's own statement to tell a 404 from an empty list.
- */
-/**
  * `resolved`: `after` holds a compact boundary's member's keys as `boundaryStatement` read them,
  * not a cursor's (sql.ts `keysetAfter`).
  */

@@ -13,7 +13,7 @@ import type { Metrics } from '../../metrics/metrics.js';
 import { frameworkRefusalStatus, methodNotAllowed, notFound, publicError } from '../errors.js';
 import { refuse } from '../observe.js';
 import { sendError } from '../respond.js';
-import { allows, knownPath } from '../routes/known-paths.js';
+import { ALLOWED_METHODS, allows, knownPath } from '../routes/known-paths.js';
 import { runRequestStages } from './request-stages.js';
 
 export interface ErrorsOptions {
@@ -53,7 +53,7 @@ export const errors = fp<ErrorsOptions>(
 );
 
 /** The methods Lineup's routes answer (every known path allows exactly these). */
-const SERVED_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+const SERVED_METHODS: ReadonlySet<string> = new Set(ALLOWED_METHODS.split(', '));
 
 /**
  * Fastify's `frameworkErrors`: the router's own refusals (a path segment that is not valid
