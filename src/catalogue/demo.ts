@@ -139,7 +139,9 @@ export const SEED_WORKERS_FROM = 20_000;
 
 /** Generates the demo catalogue and imports it (one transaction, like `lineup import`). */
 export async function seedDemo(db: Database, opts: SeedOptions = {}): Promise<ImportSummary> {
-  const importOptions = { replace: opts.replace ?? false, onProgress: opts.onProgress, batchSize: opts.batchSize };
+  // the demo document lists every parent before its first Event (demoSegments): merged while its
+  // Events are read (parents-first.ts)
+  const importOptions = { replace: opts.replace ?? false, onProgress: opts.onProgress, batchSize: opts.batchSize, parentsFirst: true };
   const workers = opts.workers ?? ((opts.events ?? DEFAULT_DEMO_EVENTS) >= SEED_WORKERS_FROM ? defaultSeedWorkers() : 0);
   if (workers > 0) {
     const options: DemoOptions = { events: opts.events, seed: opts.seed, anchorDate: opts.anchorDate ?? todayUtc() };

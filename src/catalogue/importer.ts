@@ -7,6 +7,11 @@
  *   merge (upserts, memberships, markers, --replace deletions) → COMMIT → a first import's
  *   secondary indexes and stored Event previews, on several connections (after-commit.ts) →
  *   ANALYZE (its own transaction, waiting for autovacuum rather than failing).
+ *
+ * When every parent of the Events comes before the first Event (a document's arrays in that
+ * order, `lineup seed`'s demo), the parents' checks and merge run as soon as the first Event is
+ * staged, while the rest are read and their batches wait in a file (parents-first.ts,
+ * staging-spool.ts); the Events' checks and the rest of the merge follow the reading.
  */
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
@@ -19,7 +24,9 @@ import { mergeStaging, refreshStatistics, type CollectionCounts, type CountedRef
 import { finishAfterCommit } from './after-commit.js';
 import { DirectMemberships } from './direct-memberships.js';
 import type { BatchLists } from './member-lists.js';
+import { NOTHING_EARLY, mergeParentsFirst, type ParentsRead } from './parents-first.js';
 import { createStaging, finishStaging, insertStaged } from './staging.js';
+import { StagingSpool } from './staging-spool.js';
 import { BatchEncoder, type BatchEncoding, type EncodedBatch, type StagedText } from './staging-batch.js';
 import { readDocument, readEntities, type DocumentSink, type ReadResult } from './stream.js';
 
@@ -49,6 +56,12 @@ export interface ImportOptions {
    * does: the tests compare the two.
    */
   readonly directMemberships?: boolean;
+  /**
+   * The entities come with every parent (media, Artist, Venue, Series, Edition) before the first
+   * Event (`lineup seed`'s demo document): the parents are merged while the Events are read
+   * (parents-first.ts). A document read from text tells this itself (stream.ts).
+   */
+  readonly parentsFirst?: boolean;
 }
 
 export interface ImportSummary {
@@ -92,6 +105,11 @@ class Stager implements DocumentSink {
   private readonly writers = [new CopyWriter(), new CopyWriter()] as const;
   private taken = 0;
   private readonly encoder: BatchEncoder;
+  /** The staging COPYs, held while the parents merge (parents-first.ts). */
+  private readonly spool: StagingSpool;
+  /** The parents' early checks and merge, once started (at the first Event staged). */
+  private early: Promise<ParentsRead> | null = null;
+  private earlyFailure: { readonly error: unknown } | null = null;
 
   constructor(
     private readonly copyIn: CopyIn,
@@ -99,12 +117,21 @@ class Stager implements DocumentSink {
     private readonly batchSize: number,
     /** What the batches carry besides their rows (the same for batches encoded elsewhere). */
     readonly encoding: BatchEncoding,
-    private readonly onProgress?: (p: ImportProgress) => void,
+    private readonly onProgress: ((p: ImportProgress) => void) | undefined,
     /** A first import's Event Artist and Venue lists, resolved here (direct-memberships.ts). */
-    private readonly direct?: DirectMemberships,
+    private readonly direct: DirectMemberships | undefined,
+    /** Every parent comes before the first Event (ImportOptions.parentsFirst); --replace (no early merge). */
+    private parentsFirst: boolean,
+    private readonly replace: boolean,
   ) {
     this.encoder = new BatchEncoder(this.problems, encoding);
     this.encoder.into(this.writers[0]);
+    this.spool = new StagingSpool((collection, bytes) => insertStaged(copyIn, client, collection, bytes));
+  }
+
+  /** stream.ts: every parent's array has ended, and the Events' begins. */
+  parentsRead(): void {
+    this.parentsFirst = true;
   }
 
   get wantsFlush(): boolean {
@@ -136,8 +163,37 @@ class Stager implements DocumentSink {
 
   private async write(tables: readonly StagedText[], lists: BatchLists): Promise<void> {
     this.direct?.take(lists);
-    for (const { collection, text } of tables) await insertStaged(this.copyIn, this.client, collection, text);
+    for (const { collection, text } of tables) {
+      if (this.earlyFailure) throw this.earlyFailure.error;
+      if (this.early !== null && collection !== 'events') throw new Error(`the import staged ${collection} after the Events its document put after them`);
+      if (this.early === null && collection === 'events' && this.parentsFirst) this.startEarly();
+      await this.spool.stage(collection, text);
+    }
     this.onProgress?.({ entities: this.entities, phase: 'reading' });
+  }
+
+  /** The parents' checks and merge, on the connection, while the Events' batches are held. */
+  private startEarly(): void {
+    this.spool.hold();
+    const early = mergeParentsFirst(this.client, this.problems, this.replace);
+    this.early = early.then((read) => {
+      this.spool.release();
+      return read;
+    });
+    this.early.catch((error: unknown) => void (this.earlyFailure = { error })); // rethrown by write and `settle`
+  }
+
+  /** After the last batch: waits for the parents' early work and every held COPY; what was done early. */
+  async settle(): Promise<ParentsRead> {
+    const early = (await this.early) ?? NOTHING_EARLY;
+    await this.spool.drained();
+    return early;
+  }
+
+  /** On failure, before ROLLBACK: waits for the statements in flight on the connection, drops the held batches. */
+  async close(): Promise<void> {
+    await this.early?.catch(() => {});
+    await this.spool.close();
   }
 }
 
@@ -200,6 +256,7 @@ async function importWith(
   let inTransaction = false;
   let broken: Error | undefined;
   let direct: DirectMemberships | null = null;
+  let stager: Stager | null = null;
   try {
     await client.query('BEGIN');
     inTransaction = true;
@@ -222,35 +279,43 @@ async function importWith(
     // formula are compared only with hashes stored
     const encoding: BatchEncoding = { keepLists: direct !== null, formerHashes: !first };
 
-    const stager = new Stager(db.copyIn, client, opts.batchSize ?? DEFAULT_BATCH_SIZE, encoding, opts.onProgress, direct ?? undefined);
-    const { complete } = await read(stager);
-    await stager.flush();
+    const staged = new Stager(
+      db.copyIn, client, opts.batchSize ?? DEFAULT_BATCH_SIZE, encoding, opts.onProgress, direct ?? undefined,
+      opts.parentsFirst ?? false, replace,
+    );
+    stager = staged;
+    const { complete } = await read(staged);
+    await staged.flush();
+    const early = await staged.settle();
     // the lists are resolved while the backend checks and merges (direct-memberships.ts)
     direct?.resolve();
     let counted: CountedReferences | undefined;
     if (complete) {
-      opts.onProgress?.({ entities: stager.entities, phase: 'checking' });
-      const repeated = await finishStaging(client);
-      const lists = await checkStaging(client, stager.problems, replace, repeated);
+      opts.onProgress?.({ entities: staged.entities, phase: 'checking' });
+      const repeated = await finishStaging(client, COLLECTIONS.filter((c) => !early.finished.includes(c)));
+      for (const c of early.repeated) repeated.add(c);
+      const lists = await checkStaging(client, staged.problems, replace, repeated);
+      const problems = staged.problems;
       counted = {
         lists,
         // a list's dangling reference, found by the merge: every reference checked, in order
         unresolved: async () => {
-          await checkReferences(client, stager.problems, replace);
-          if (stager.problems.total > 0) throw stager.problems.toError();
+          await checkReferences(client, problems, replace);
+          if (problems.total > 0) throw problems.toError();
         },
       };
     }
-    if (stager.problems.total > 0) throw stager.problems.toError();
+    if (staged.problems.total > 0) throw staged.problems.toError();
 
-    opts.onProgress?.({ entities: stager.entities, phase: 'merging' });
-    const { counts: collections, statistics } = await mergeStaging(client, replace, counted, direct ?? undefined);
+    opts.onProgress?.({ entities: staged.entities, phase: 'merging' });
+    const begun = early.merge === null ? undefined : { merge: early.merge, resolved: early.resolved };
+    const { counts: collections, statistics } = await mergeStaging(client, replace, counted, direct ?? undefined, begun);
     await direct?.close();
     direct = null;
     await client.query('COMMIT');
     inTransaction = false;
     try {
-      await finishAfterCommit(db, client, () => opts.onProgress?.({ entities: stager.entities, phase: 'indexing' }));
+      await finishAfterCommit(db, client, () => opts.onProgress?.({ entities: staged.entities, phase: 'indexing' }));
     } catch (err) {
       broken = err as Error;
       throw new Error(`the catalogue was imported and committed, but building its indexes or stored previews, or checking its foreign keys, failed (\`lineup migrate\` finishes the rest): ${broken.message}`);
@@ -262,8 +327,10 @@ async function importWith(
       broken = err as Error; // its session state is unknown: discarded, not returned to the pool
       throw new Error(`the catalogue was imported and committed, but refreshing the planner's statistics failed (run ANALYZE): ${broken.message}`);
     }
-    return { importedAt, replace, entities: stager.entities, collections, durationMs: Date.now() - started };
+    return { importedAt, replace, entities: staged.entities, collections, durationMs: Date.now() - started };
   } catch (err) {
+    // the parents' early statements and held COPYs settle first: nothing runs after the ROLLBACK
+    await stager?.close();
     if (inTransaction) {
       try {
         await client.query('ROLLBACK');
@@ -273,6 +340,7 @@ async function importWith(
     }
     throw err;
   } finally {
+    await stager?.close();
     await direct?.close();
     // a connection that could not roll back is discarded, not returned to the pool
     client.release(broken);

@@ -76,15 +76,18 @@ export interface CountedList {
  * nothing: a document without problems has none, and the caller's exact check would find no
  * problem in it. With `direct`, the lists it resolved are written by COPY (each element was found
  * among the document's members, so none of them is counted), and only the others by the SQL.
+ * `only`: the collections whose staged rows' memberships are written (by default all).
  */
 export async function mergeMemberships(
   client: pg.PoolClient,
   counted: readonly CountedList[] = [],
   ids: StagedIds = {},
   direct?: DirectMemberships,
+  only?: readonly Collection[],
 ): Promise<boolean> {
   let resolved = true;
   for (const from of new Set(MEMBERSHIPS.map((m) => m.from))) {
+    if (only !== undefined && !only.includes(from)) continue;
     const all = MEMBERSHIPS.filter((m) => m.from === from);
     // a first import's Event Artists and Venues, resolved while reading (direct-memberships.ts):
     // only Events into an empty table (their ids from `ids`), so there is nothing to delete

@@ -21,12 +21,13 @@
  * after its COMMIT (bulk-load.ts, after-commit.ts).
  *
  * The statements of steps 1 and 3 are written in merge-statements.ts; the statistics in
- * statistics.ts.
+ * statistics.ts. Steps 1 and 2 of the parents may run while the Events are still read
+ * (parents-first.ts, `StagedMerge`); the rest follows the reading.
  */
 import type pg from 'pg';
 import { COLLECTIONS, type Collection } from './document.js';
 import { refreshArtistPublicMedia } from './artist-media.js';
-import { deferIndexes } from './bulk-load.js';
+import { deferIndexes, type DeferredIndexes } from './bulk-load.js';
 import type { DirectMemberships } from './direct-memberships.js';
 import { refreshEventPlaces } from './event-places.js';
 import { isBulkImport, refreshEventPreviews } from './event-previews.js';
@@ -73,43 +74,112 @@ export interface CountedReferences {
   readonly unresolved: () => Promise<void>;
 }
 
-/** Merges the staging tables; returns per-collection counts. */
+/**
+ * One merge, in steps: `begin` (a first import's indexes and foreign keys dropped), the upserts of
+ * some collections, their memberships, then `finish`. `mergeStaging` takes every step at once; a
+ * document whose parents come before its Events has the parents' steps taken while its Events are
+ * still read (parents-first.ts), on the import's connection, and the rest once they are staged.
+ * The collections are upserted in COLLECTIONS order, parents before the collections joining them.
+ */
+export class StagedMerge {
+  readonly counts = Object.fromEntries(
+    COLLECTIONS.map((c) => [c, { imported: 0, inserted: 0, markersAdvanced: 0, deleted: 0 }]),
+  ) as Record<Collection, CollectionCounts>;
+  /** The ids of the rows written into empty tables (memberships.ts). */
+  private readonly ids: StagedIds = {};
+  private readonly upserted = new Set<Collection>();
+
+  private constructor(
+    private readonly client: pg.PoolClient,
+    private readonly deferred: DeferredIndexes,
+  ) {}
+
+  static async begin(client: pg.PoolClient): Promise<StagedMerge> {
+    return new StagedMerge(client, await deferIndexes(client));
+  }
+
+  /** True once `collection` is upserted. */
+  has(collection: Collection): boolean {
+    return this.upserted.has(collection);
+  }
+
+  /** Upserts the staged rows of `collections` (each once; in COLLECTIONS order, after the ones before them). */
+  async upsert(collections: readonly Collection[]): Promise<void> {
+    const { client, deferred, counts, ids } = this;
+    for (const collection of COLLECTIONS.filter((c) => collections.includes(c))) {
+      if (this.upserted.has(collection)) throw new Error(`the merge upserted ${collection} twice`);
+      const before = COLLECTIONS.slice(0, COLLECTIONS.indexOf(collection));
+      if (before.some((c) => !this.upserted.has(c))) throw new Error(`the merge reached ${collection} before the collections it joins`);
+      this.upserted.add(collection);
+      const fresh = deferred.empty.has(collection);
+      // the ids of an empty table's rows: one value of its sequence, then its order
+      const base = fresh ? await nextId(client, collection) : undefined;
+      if (!fresh && STAGE[collection].formerOwn) await client.query(formerHashSql(collection));
+      // (an empty table's keys are built after its rows, before the next collection joins it)
+      await deferred.writing(collection, async () => {
+        for (const explicit of [false, true]) {
+          const r = await count(client, upsertSql(collection, explicit, fresh), base === undefined ? [] : [base]);
+          counts[collection].imported += r.n!;
+          counts[collection].inserted += r.inserted!;
+          counts[collection].markersAdvanced += r.stamped!;
+        }
+      });
+      if (base !== undefined) {
+        ids[collection] = base;
+        // the next id after those written (the keys are back: max(id) is one index probe)
+        await client.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), (SELECT max(id) FROM ${collection}))`, [collection]);
+      }
+    }
+  }
+
+  /**
+   * Replaces the memberships owned by the staged rows of `owners` (upserted already, as are their
+   * members); false when a list of `counted` wrote fewer memberships than it has elements
+   * (memberships.ts `mergeMemberships`).
+   */
+  async memberships(owners: readonly Collection[], counted?: readonly CountedList[], direct?: DirectMemberships): Promise<boolean> {
+    if (owners.some((c) => !this.upserted.has(c))) throw new Error('the merge wrote memberships before their owners');
+    return mergeMemberships(this.client, counted, this.ids, direct, owners);
+  }
+
+  /**
+   * The steps after the upserts and memberships of every collection: the membership keys, the
+   * statistics, the follow-ups of stored entities or the deletions of --replace, the derived
+   * data, and the deferred keys and indexes.
+   */
+  async finish(replace: boolean): Promise<MergeResult> {
+    if (COLLECTIONS.some((c) => !this.upserted.has(c))) throw new Error('the merge finished before every collection was upserted');
+    return finishMerge(this.client, this.deferred, this.counts, replace);
+  }
+}
+
+/**
+ * Merges the staging tables; returns per-collection counts. `begun`: a merge whose parents were
+ * upserted while the Events were read (parents-first.ts); `resolved` false when their lists did not
+ * all resolve.
+ */
 export async function mergeStaging(
   client: pg.PoolClient,
   replace: boolean,
   counted?: CountedReferences,
   direct?: DirectMemberships,
+  begun?: { readonly merge: StagedMerge; readonly resolved: boolean },
 ): Promise<MergeResult> {
-  const counts = Object.fromEntries(
-    COLLECTIONS.map((c) => [c, { imported: 0, inserted: 0, markersAdvanced: 0, deleted: 0 }]),
-  ) as Record<Collection, CollectionCounts>;
-  const deferred = await deferIndexes(client);
-  const ids: StagedIds = {};
-
-  for (const collection of COLLECTIONS) {
-    const fresh = deferred.empty.has(collection);
-    // the ids of an empty table's rows: one value of its sequence, then its order
-    const base = fresh ? await nextId(client, collection) : undefined;
-    if (!fresh && STAGE[collection].formerOwn) await client.query(formerHashSql(collection));
-    // (an empty table's keys are built after its rows, before the next collection joins it)
-    await deferred.writing(collection, async () => {
-      for (const explicit of [false, true]) {
-        const r = await count(client, upsertSql(collection, explicit, fresh), base === undefined ? [] : [base]);
-        counts[collection].imported += r.n!;
-        counts[collection].inserted += r.inserted!;
-        counts[collection].markersAdvanced += r.stamped!;
-      }
-    });
-    if (base !== undefined) {
-      ids[collection] = base;
-      // the next id after those written (the keys are back: max(id) is one index probe)
-      await client.query(`SELECT setval(pg_get_serial_sequence($1, 'id'), (SELECT max(id) FROM ${collection}))`, [collection]);
-    }
-  }
-
+  const merge = begun?.merge ?? (await StagedMerge.begin(client));
+  if (begun && !begun.resolved && counted) await counted.unresolved();
+  const rest = COLLECTIONS.filter((c) => !merge.has(c));
+  await merge.upsert(rest);
   // right after the memberships: nothing else is written on a dangling reference
-  if (!(await mergeMemberships(client, counted?.lists, ids, direct)) && counted) await counted.unresolved();
+  if (!(await merge.memberships(rest, counted?.lists, direct)) && counted) await counted.unresolved();
+  return merge.finish(replace);
+}
 
+async function finishMerge(
+  client: pg.PoolClient,
+  deferred: DeferredIndexes,
+  counts: Record<Collection, CollectionCounts>,
+  replace: boolean,
+): Promise<MergeResult> {
   // a first import's membership keys, dropped for the load: the previews read them in Event order
   await deferred.restoreKeys(MEMBERSHIP_TABLES);
 

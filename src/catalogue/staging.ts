@@ -28,10 +28,12 @@ export async function createStaging(client: pg.PoolClient): Promise<void> {
  * unique first: when that succeeds, the collection has no duplicate and checks.ts need not group
  * its rows to look for one (≈ 2.3 s of the checks of a 1,000,000-Event seed, session 29); when it
  * fails, the savepoint undoes it and a plain index is built, and the checks name the duplicates.
+ * `collections`: the staging tables to finish (all by default; parents-first.ts finishes the
+ * parents' while the Events are still read, and the rest after).
  */
-export async function finishStaging(client: pg.PoolClient): Promise<Set<Collection>> {
+export async function finishStaging(client: pg.PoolClient, collections: readonly Collection[] = COLLECTIONS): Promise<Set<Collection>> {
   const repeated = new Set<Collection>();
-  for (const collection of COLLECTIONS) {
+  for (const collection of collections) {
     const table = STAGE[collection].table;
     await client.query('SAVEPOINT stage_unique');
     try {
@@ -46,7 +48,7 @@ export async function finishStaging(client: pg.PoolClient): Promise<Set<Collecti
     }
     await client.query(`ANALYZE ${table} (${plannedColumns(collection).join(', ')})`);
   }
-  await client.query(`ANALYZE stage_zones`);
+  if (collections.includes('events')) await client.query(`ANALYZE stage_zones`); // the Events' merge reads it
   return repeated;
 }
 

@@ -20,6 +20,11 @@ export interface DocumentSink {
   /** True when the sink wants `flush()` before taking more entities. */
   readonly wantsFlush: boolean;
   flush(): Promise<void>;
+  /**
+   * The Events' array begins, and the array of every other collection came before it (ended, so
+   * no parent of an Event is read after this): the sink may merge them meanwhile (parents-first.ts).
+   */
+  parentsRead?(): void;
 }
 
 export interface ReadResult {
@@ -182,6 +187,7 @@ export function readDocument(input: Readable, sink: DocumentSink): Promise<ReadR
             collection = key as Collection;
             index = 0;
             level = 'array';
+            if (collection === 'events' && COLLECTIONS.every((c) => seen.has(c))) sink.parentsRead?.();
             return;
           }
           if (!KNOWN.has(key))
