@@ -4,8 +4,9 @@
  * read). A held batch's bytes go to a temporary file at once, so the reader goes on (a seed
  * worker gets its buffer back, a document's tokenizer its next batch) instead of waiting for the
  * connection; once released, the held batches are COPYed in order in the background, and later
- * batches queue behind them until the file is drained. Nothing is held in the heap: at 1,000,000
- * Events about half the Events' ≈ 600 MB of COPY text is read while the parents merge.
+ * batches queue behind them until the file is drained (then it starts again from empty). Nothing
+ * is held in the heap: at 1,000,000 Events ≈ 385 of the 500 Event batches (≈ 460 MB of COPY text)
+ * are read while the parents merge.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -32,6 +33,11 @@ export class StagingSpool {
   private scratch = Buffer.alloc(0);
 
   constructor(private readonly copy: StageCopy) {}
+
+  /** Bytes in the temporary file: the batches held or queued (0 once drained). */
+  get fileBytes(): number {
+    return this.size;
+  }
 
   /** From now on every batch is held, until `release`. */
   hold(): void {
@@ -105,6 +111,11 @@ export class StagingSpool {
             at += n;
           }
           await this.copy(collection, bytes);
+        }
+        // drained: the file is written again from its start (its size is the largest backlog)
+        if (this.queue.length === 0 && this.file !== null) {
+          fs.ftruncateSync(this.file.fd, 0);
+          this.size = 0;
         }
       } catch (error) {
         this.failure ??= { error };

@@ -53,6 +53,7 @@ test('held batches come back in order after release, with batches staged meanwhi
   }
   await gate.turns();
   assert.equal(gate.waiting.length, 0, 'nothing is COPYed while held');
+  assert.equal(spool.fileBytes, 20);
   spool.release();
   await gate.turns();
   assert.equal(gate.waiting.length, 1);
@@ -62,6 +63,7 @@ test('held batches come back in order after release, with batches staged meanwhi
   await spool.drained();
   assert.deepEqual(gate.copied, ['media:m0', 'events:e0..', 'events:e1..', 'events:e2..', 'events:e3..', 'events:e4..', 'events:late']);
   assert.equal(gate.maxInFlight(), 1, 'one COPY at a time');
+  assert.equal(spool.fileBytes, 0, 'drained: the file starts again from empty');
   // drained: straight through again
   const after = spool.stage('events', Buffer.from('x'));
   await gate.flushAll();
