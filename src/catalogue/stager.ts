@@ -40,7 +40,7 @@ export class Stager implements DocumentSink {
   private earlyFailure: { readonly error: unknown } | null = null;
 
   constructor(
-    private readonly copyIn: CopyIn,
+    copyIn: CopyIn,
     private readonly client: pg.PoolClient,
     private readonly batchSize: number,
     /** What the batches carry besides their rows (the same for batches encoded elsewhere). */
