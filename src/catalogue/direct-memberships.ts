@@ -27,15 +27,13 @@
  * Memory: 32 bytes per Artist and Venue while resolving (≈ 10 MB at 1,000,000 Events), and a
  * buffer per file; the rows wait on disk, not in the importer's heap.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { setImmediate as turn } from 'node:timers/promises';
 import type pg from 'pg';
 import type { CopyIn } from '../db/copy.js';
 import type { Collection } from './document.js';
 import { LISTED, MEMBER_BYTES, PID_BYTES, type BatchLists, type Listed } from './member-lists.js';
 import { PidTable } from './pid-table.js';
+import { TempDir, type TempFile } from './temp-files.js';
 
 /**
  * Bytes read from a file at a time while resolving: each chunk's work holds the event loop, so
@@ -44,29 +42,6 @@ import { PidTable } from './pid-table.js';
 const CHUNK = 1 << 16;
 /** Triples per spill buffer. */
 const SPILL_ROWS = 1 << 16;
-
-/** A temporary file written by appends and read back in chunks. */
-class TempFile {
-  private size = 0;
-
-  constructor(readonly fd: number) {}
-
-  append(bytes: Uint8Array): void {
-    if (bytes.length === 0) return;
-    fs.writeSync(this.fd, bytes, 0, bytes.length, this.size);
-    this.size += bytes.length;
-  }
-
-  /** The file's bytes in order, a chunk (of at most `buffer`'s length, read into it) at a time. */
-  *chunks(buffer: Buffer): Generator<Buffer> {
-    for (let at = 0; at < this.size; ) {
-      const n = fs.readSync(this.fd, buffer, 0, Math.min(buffer.length, this.size - at), at);
-      if (n <= 0) throw new Error('a temporary file of the import could not be read back');
-      at += n;
-      yield buffer.subarray(0, n);
-    }
-  }
-}
 
 /** One list kind's resolved memberships, on disk: Int32 triples in document order. */
 class Spill {
@@ -156,10 +131,10 @@ export class DirectMemberships {
   private stopped = false;
 
   private constructor(
-    private readonly dir: string,
+    private readonly dir: TempDir,
     private readonly copyIn: CopyIn,
   ) {
-    const open = (name: string) => new TempFile(fs.openSync(path.join(dir, name), 'w+', 0o600));
+    const open = (name: string) => dir.open(name);
     this.files = { members: open('members'), lists: open('lists'), artists: open('event-artists'), venues: open('event-venues') };
     this.spills = { artists: new Spill(this.files.artists), venues: new Spill(this.files.venues) };
   }
@@ -170,7 +145,7 @@ export class DirectMemberships {
    * list in SQL.
    */
   static create(copyIn: CopyIn): DirectMemberships {
-    return new DirectMemberships(fs.mkdtempSync(path.join(os.tmpdir(), 'lineup-import-')), copyIn);
+    return new DirectMemberships(TempDir.create('lineup-import-'), copyIn);
   }
 
   /** Keeps a staged batch's members and lists (batch after batch, in document order). */
@@ -267,7 +242,6 @@ export class DirectMemberships {
   async close(): Promise<void> {
     this.stopped = true;
     await this.resolving?.catch(() => {});
-    for (const file of Object.values(this.files)) fs.closeSync(file.fd);
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    this.dir.remove();
   }
 }

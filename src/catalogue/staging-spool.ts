@@ -8,10 +8,8 @@
  * is held in the heap: at 1,000,000 Events ≈ 385 of the 500 Event batches (≈ 460 MB of COPY text)
  * are read while the parents merge.
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Collection } from './document.js';
+import { TempDir, type TempFile } from './temp-files.js';
 
 /** COPYs one staging table's bytes (staging.ts `insertStaged` on the import's connection). */
 export type StageCopy = (collection: Collection, bytes: Uint8Array) => Promise<void>;
@@ -23,8 +21,8 @@ interface Held {
 }
 
 export class StagingSpool {
-  private file: { readonly dir: string; readonly fd: number } | null = null;
-  private size = 0;
+  private dir: TempDir | null = null;
+  private file: TempFile | null = null;
   private readonly queue: Held[] = [];
   private holding = false;
   private draining: Promise<void> | null = null;
@@ -36,7 +34,7 @@ export class StagingSpool {
 
   /** Bytes in the temporary file: the batches held or queued (0 once drained). */
   get fileBytes(): number {
-    return this.size;
+    return this.file?.size ?? 0;
   }
 
   /** From now on every batch is held, until `release`. */
@@ -57,11 +55,7 @@ export class StagingSpool {
   async stage(collection: Collection, bytes: Uint8Array): Promise<void> {
     if (this.failure) throw this.failure.error;
     if (!this.holding && this.queue.length === 0 && this.draining === null) return this.copy(collection, bytes);
-    const file = this.open();
-    let at = 0;
-    while (at < bytes.length) at += fs.writeSync(file.fd, bytes, at, bytes.length - at, this.size + at);
-    this.queue.push({ collection, offset: this.size, length: bytes.length });
-    this.size += bytes.length;
+    this.queue.push({ collection, offset: this.open().append(bytes), length: bytes.length });
     this.kick();
   }
 
@@ -80,17 +74,15 @@ export class StagingSpool {
     this.queue.length = 0;
     this.failure ??= { error: new Error('the staging spool is closed') };
     while (this.draining !== null) await this.draining.catch(() => {});
-    if (this.file !== null) {
-      fs.closeSync(this.file.fd);
-      fs.rmSync(this.file.dir, { recursive: true, force: true });
-      this.file = null;
-    }
+    this.dir?.remove();
+    this.dir = null;
+    this.file = null;
   }
 
-  private open(): { readonly dir: string; readonly fd: number } {
+  private open(): TempFile {
     if (this.file === null) {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lineup-staging-'));
-      this.file = { dir, fd: fs.openSync(path.join(dir, 'batches'), 'w+', 0o600) };
+      this.dir = TempDir.create('lineup-staging-');
+      this.file = this.dir.open('batches');
     }
     return this.file;
   }
@@ -103,20 +95,10 @@ export class StagingSpool {
         while (!this.holding && this.queue.length > 0 && !this.failure) {
           const { collection, offset, length } = this.queue.shift()!;
           if (this.scratch.length < length) this.scratch = Buffer.allocUnsafe(length);
-          const bytes = this.scratch.subarray(0, length);
-          let at = 0;
-          while (at < length) {
-            const n = fs.readSync(this.open().fd, bytes, at, length - at, offset + at);
-            if (n <= 0) throw new Error('a staging batch could not be read back from its temporary file');
-            at += n;
-          }
-          await this.copy(collection, bytes);
+          await this.copy(collection, this.open().readAt(this.scratch.subarray(0, length), offset));
         }
         // drained: the file is written again from its start (its size is the largest backlog)
-        if (this.queue.length === 0 && this.file !== null) {
-          fs.ftruncateSync(this.file.fd, 0);
-          this.size = 0;
-        }
+        if (this.queue.length === 0) this.file?.clear();
       } catch (error) {
         this.failure ??= { error };
       } finally {
