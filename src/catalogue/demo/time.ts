@@ -6,8 +6,8 @@
 const DAY_MS = 86_400_000;
 
 // Both conversions are remembered: a catalogue's dates are a few thousand days around its anchor
-// date, asked for again and again (Date's parsing and toISOString were ≈ 5% of a seed worker's CPU
-// on the Events, session 29). Bounded all the same, for a caller that walks many more.
+// date, asked for again and again (Date's parsing and toISOString are costly per Event). Bounded
+// all the same, for a caller that walks many more.
 const MEMO_MAX = 100_000;
 const msOfDate = new Map<string, number>();
 const dateOfDay = new Map<number, string>();
