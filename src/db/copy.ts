@@ -29,9 +29,9 @@ const NEWLINE = 0x0a;
  * Rows written straight into UTF-8 bytes in COPY's text format (tab-separated, `\N` for NULL,
  * backslash escapes for backslash, tab, newline and carriage return). Written here: pg-copy-streams
  * moves bytes and encodes nothing, and the format is these four escapes. Each cell is encoded into
- * the buffer where it goes: a batch built as one string first (a rope of ~100,000 pieces) was
- * flattened and then encoded again, ≈ 2.3× the time of writing its cells in place (measured on
- * 4,000 rows of 40 cells) and the rope's garbage on top, in `lineup seed`'s workers.
+ * the buffer where it goes: a batch built as one string first (a rope of ~100,000 pieces) would
+ * be flattened and then encoded again, about twice the time of writing its cells in place, with
+ * the rope's garbage on top, in `lineup seed`'s workers.
  */
 export class CopyWriter {
   private bytes: Buffer;

@@ -249,9 +249,8 @@ export function historicalBranches(now: string, e: string, bound: 'once' | 'inli
  * The phase filter, written for the planner's estimate (the rows are the same either way).
  * PostgreSQL has no statistics of the phase expression and prices `phase = $n` at 0.5% of the
  * rows; `upcoming` and `historical` are about half of the Events each, so beside another filter it
- * chose to collect that filter's matches and sort them, not to walk the order: `upcoming` with
- * `cityContains=london` sorted 12,000 of London's 24,000 Events, 255 ms at 1M, where the walk from
- * the upcoming bound finds its page in 4.5 ms (`countryContains=france`: 400–530 → 5 ms). Written
+ * would collect that filter's matches and sort them (half of a big city's Events), not walk the
+ * order from the upcoming bound, which finds the page in a few milliseconds. Written
  * as `coalesce(phase = $n, false)` (a boolean function of the row: priced at half of the rows)
  * for those two. `indeterminate` (rare) states its column as well, which the planner knows;
  * `current` (rare) keeps the plain comparison beside its own bound (currentBound).
