@@ -43,7 +43,7 @@ async function main() {
   const meta = await prepare();
   if (opt['prepare-only']) return;
   if (autogroup() === 'on') {
-    log('note: autogroup scheduling is on (kernel.sched_autogroup_enabled=1): every PostgreSQL backend shares the postmaster session\'s CPU share, which lengthens the p99 tails on shared cores; `sysctl kernel.sched_autogroup_enabled=0` turns it off (bench/README.md, *The machine*)');
+    log('note: autogroup scheduling is on (kernel.sched_autogroup_enabled=1): every PostgreSQL backend shares the postmaster session\'s CPU share, which lengthens the p99 tails on shared cores; `sysctl kernel.sched_autogroup_enabled=0` turns it off (bench/README.md#the-machine)');
   }
 
   // -- in process: capture, raw SQL, EXPLAIN

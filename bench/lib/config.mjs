@@ -68,7 +68,7 @@ export const SERVER_ENV = {
   LINEUP_MAX_ACTIVE_REQUESTS: '10000',
   LINEUP_LOG_LEVEL: 'silent',
   // PostgreSQL, direct connection: the named statements on two pipelined connections
-  // (docs/architecture.md, *Pipelined connections*)
+  // (docs/architecture.md#pipelined-connections)
   ...(ENGINE === 'postgres' ? { LINEUP_DB_PIPELINE: '2' } : {}),
 };
 

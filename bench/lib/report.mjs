@@ -44,7 +44,7 @@ export function renderReport({ runStarted, wrkVersion, meta, counts, sizes, serv
   L.push('| steal (per scenario) | the share of the cores\' time the hypervisor gave other guests while a scenario\'s Lineup side ran (/proc/stat), median of its rounds: no load average shows it, and at 30% the p99s are the host\'s as much as Lineup\'s |');
   L.push(`| machine | ${cpus.length} × ${cpus[0]?.model ?? '?'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM, ${os.type()} ${os.release()} |`);
   const grouping = autogroup();
-  if (grouping) L.push(`| scheduler | autogroup ${grouping} (\`kernel.sched_autogroup_enabled\`)${grouping === 'on' ? ': all of PostgreSQL shares one session\'s CPU share with the server and wrk on these cores, which lengthens the p99 tails (bench/README.md, *The machine*)' : ''} |`);
+  if (grouping) L.push(`| scheduler | autogroup ${grouping} (\`kernel.sched_autogroup_enabled\`)${grouping === 'on' ? ': all of PostgreSQL shares one session\'s CPU share with the server and wrk on these cores, which lengthens the p99 tails (bench/README.md#the-machine)' : ''} |`);
   L.push(`| Node | ${process.version} |`);
   L.push(`| database | ${ENGINE === 'postgres' ? serverVersion : `PGlite ${versionOf('@electric-sql/pglite')} (${serverVersion.split(',')[0]})`} |`);
   if (sizes) L.push(`| PostgreSQL settings | shared_buffers ${sizes.shared_buffers}, work_mem ${sizes.work_mem}, effective_cache_size ${sizes.effective_cache_size}, random_page_cost ${sizes.random_page_cost} (defaults), jit ${sizes.jit} (set per database by the benchmark) |`);
@@ -117,7 +117,7 @@ export function renderReport({ runStarted, wrkVersion, meta, counts, sizes, serv
   const noSeq = scenarios.filter((s) => s.plans.some((p) => p.eventsSeqScan));
   targets.push({ target: 'no sequential scan of events', value: noSeq.length ? noSeq.map((s) => s.id).join(', ') : 'none', met: noSeq.length === 0 });
   const missed = targets.filter((t) => !t.met);
-  L.push(`## Targets (concurrency ${cTop}${EVENTS === 1_000_000 && ENGINE === 'postgres' ? '' : `; the issue's targets are stated for 1,000,000 Events on PostgreSQL — this run is ${EVENTS.toLocaleString('en')} on ${ENGINE}`})`);
+  L.push(`## Targets (concurrency ${cTop}${EVENTS === 1_000_000 && ENGINE === 'postgres' ? '' : `; the targets are stated for 1,000,000 Events on PostgreSQL — this run is ${EVENTS.toLocaleString('en')} on ${ENGINE}`})`);
   L.push('');
   L.push(`${targets.length - missed.length} of ${targets.length} met.${missed.length ? ' Missed:' : ''}`);
   L.push('');

@@ -68,7 +68,7 @@ export async function defineScenarios(app, db, meta) {
     { id: 'name-common', title: `nameContains common ("${common}")`, path: q({ nameContains: common }) },
     { id: 'city', title: `cityContains ("${city}")`, path: q({ cityContains: city }) },
     { id: 'upcoming', title: 'temporalPhaseCode=upcoming', path: q({ temporalPhaseCode: 'upcoming' }) },
-    // what is on now: the Events whose span holds the request's time (docs/architecture.md, *current*)
+    // what is on now: the Events whose span holds the request's time (docs/architecture.md#current)
     { id: 'current', title: 'temporalPhaseCode=current', path: q({ temporalPhaseCode: 'current' }) },
     {
       id: 'date-range',

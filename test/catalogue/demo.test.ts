@@ -37,7 +37,7 @@ describe('demo document', { skip: engineFreeSkip }, () => {
     assert.equal(Buffer.concat(chunks).toString('utf8'), a);
   });
 
-  test('the same document as before, byte for byte (instants aside): the generator is pinned', () => {
+  test('the pinned document, byte for byte (instants aside): the generator is pinned', () => {
     // A change to the generator that changes its document must be deliberate: the benchmark's
     // catalogue and its scenarios' parameters (bench/results.md) are this document at 1,000,000.
     // The instants are left out: they come from the running Node's time zone data (Intl), and
