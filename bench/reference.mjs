@@ -1,4 +1,4 @@
-// The references of the benchmark (issue 16): a bare Fastify + pg service doing each scenario's
+// The references of the benchmark: a bare Fastify + pg service doing each scenario's
 // database work and nothing of the contract, in its own process like the Lineup server.
 //   GET /ref/<scenario>      replays the statements Lineup issued for the scenario (captured in
 //                            process; prepared under the same names when Lineup prepares them)

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run bench` — the performance benchmark of issue 7 (see docs/performance.md).
+ * `npm run bench` — the performance benchmark (bench/README.md: method, targets, set-up).
  *
  *   1. Prepare: a deterministic demo catalogue of N Events (default 1,000,000; --quick = 100,000;
  *      --events N) through `lineup seed`, kept between runs (table bench_catalogue / a meta file
@@ -22,7 +22,7 @@
  * Options: --events N | --quick, --engine postgres|pglite, --database URL (PostgreSQL; default
  * $BENCH_DATABASE_URL or postgresql://app:app@127.0.0.1:5432/bench), --seed S, --duration SEC (3),
  * --rounds N (3), --warmup SEC (1), --connections 1,16, --db-reads N (max(4, connections)), --only REGEX, --out FILE, --reseed, --prepare-only (seed or reuse the catalogue, then stop).
- * The PostgreSQL database must exist (create it once as a superuser, see docs/performance.md);
+ * The PostgreSQL database must exist (create it once as a superuser, see bench/README.md);
  * its public schema is dropped and recreated when the catalogue must be (re)seeded.
  */
 import fs from 'node:fs';
@@ -43,7 +43,7 @@ async function main() {
   const meta = await prepare();
   if (opt['prepare-only']) return;
   if (autogroup() === 'on') {
-    log('note: autogroup scheduling is on (kernel.sched_autogroup_enabled=1): every PostgreSQL backend shares the postmaster session\'s CPU share, which lengthens the p99 tails on shared cores; `sysctl kernel.sched_autogroup_enabled=0` turns it off (bench/notes.md, session 17)');
+    log('note: autogroup scheduling is on (kernel.sched_autogroup_enabled=1): every PostgreSQL backend shares the postmaster session\'s CPU share, which lengthens the p99 tails on shared cores; `sysctl kernel.sched_autogroup_enabled=0` turns it off (bench/README.md#the-machine)');
   }
 
   // -- in process: capture, raw SQL, EXPLAIN

@@ -17,12 +17,12 @@ export const { values: opt } = parseArgs({
     seed: { type: 'string', default: 'lineup-bench' },
     duration: { type: 'string', default: '3' },
     // Lineup and its references take turns, round after round, and each side's figures are the
-    // median of its rounds: on a shared machine a single 5 s run per side put the same code's
-    // Events page at 0.90× and 1.14× its reference within the hour (session 12)
+    // median of its rounds: on a shared machine one run per side, minutes apart from the other,
+    // can move a ratio by 25%
     rounds: { type: 'string', default: '3' },
     warmup: { type: 'string', default: '1' },
     connections: { type: 'string', default: '1,16' },
-    // LINEUP_DB_READS admits reads without a queue (beyond → 503 at once). At 4 (the issue's figure),
+    // LINEUP_DB_READS admits reads without a queue (beyond → 503 at once). At 4,
     // 12 of 16 connections get instant 503s that the load generator re-sends in a tight loop, so the run
     // measures a 503 storm; the default admits as many reads as the highest concurrency.
     'db-reads': { type: 'string' },
@@ -67,8 +67,8 @@ export const SERVER_ENV = {
   LINEUP_RATE_REFILL_PER_SEC: '1000000',
   LINEUP_MAX_ACTIVE_REQUESTS: '10000',
   LINEUP_LOG_LEVEL: 'silent',
-  // PostgreSQL, direct connection: the named statements on two pipelined connections (issue 16,
-  // session 11; docs/performance.md "Pipelined connections")
+  // PostgreSQL, direct connection: the named statements on two pipelined connections
+  // (docs/architecture.md#pipelined-connections)
   ...(ENGINE === 'postgres' ? { LINEUP_DB_PIPELINE: '2' } : {}),
 };
 

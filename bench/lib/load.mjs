@@ -52,13 +52,9 @@ export async function load(url, connections, seconds, headers, expected) {
  * Lineup ÷ a reference is the median of the rounds' ratios (each round's runs are seconds apart,
  * so what the machine's other tenants do weighs on both alike).
  *
- * The warm-up before every run, not only before the first round: without it, a run's conditions
- * depended on the run before it. Lineup's first page, in turns with the deep page after the
- * references' run, followed three seconds in which its server was idle, and the deep page
- * followed the first page's run; one server alternating the two pages (10 rounds of 3 s, p50 of
- * deep ÷ first, medians) gave 1.10 and 1.11 with 3.25 s idle before the first page, 1.00 and 1.01
- * with none, 1.03 with the idle before the deep page instead, and 1.03 and 1.05 with 3.25 s idle
- * and each run after 1 s of its own requests (session 47, bench/notes.md).
+ * The warm-up comes before every run, not only before the first round: otherwise a run's
+ * conditions depend on what ran before it (a server left idle for seconds by the references' runs
+ * answers its next few pages more slowly, which skews a ratio of two Lineup pages by 5–10%).
  */
 export async function measureInTurns(c, sides) {
   const names = Object.keys(sides);
@@ -66,12 +62,12 @@ export async function measureInTurns(c, sides) {
     const { url, headers, status } = sides[name];
     // wrk ends a run by closing its connections with requests in flight; Lineup keeps those reads'
     // slots until their statements finish (no queue: a read over LINEUP_DB_READS is a 503), so a
-    // run started at once could count 503s that belong to the run before (seen in session 11)
+    // run started at once could count 503s that belong to the run before
     await sleep(250);
     const before = cpuTimes();
     const result = await load(url, c, seconds, headers, status);
     // what the hypervisor gave other guests meanwhile: a run on a shared host can lose a third of
-    // its cores that no load average shows (session 25: 30–38% while both cores were busy)
+    // its cores, which no load average shows
     result.steal = stealShare(before, cpuTimes());
     return result;
   };

@@ -18,8 +18,9 @@ export async function prepare() {
     try {
       const dbName = (await client.query('SELECT current_database() AS d')).rows[0].d;
       // JIT compiles any plan estimated above jit_above_cost (100,000): a LIMIT 21 walk whose
-      // full-scan estimate is large (cityContains at 1M: 21 ms of execution, ~900 ms of JIT).
-      // Short OLTP reads never gain from it; recommended setting for Lineup (docs/performance.md).
+      // full-scan estimate is large would spend far longer compiling than running. Short reads
+      // never gain from it: Lineup's sessions turn it off (docs/architecture.md#planner-settings), and
+      // the benchmark's database has it off too, for every connection that times raw SQL.
       await client.query(`ALTER DATABASE "${dbName.replace(/"/g, '""')}" SET jit = off`);
       const meta = await readPgMeta(client);
       if (!opt.reseed && meta && Number(meta.events) === EVENTS && meta.seed === SEED) {

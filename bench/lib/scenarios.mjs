@@ -68,7 +68,7 @@ export async function defineScenarios(app, db, meta) {
     { id: 'name-common', title: `nameContains common ("${common}")`, path: q({ nameContains: common }) },
     { id: 'city', title: `cityContains ("${city}")`, path: q({ cityContains: city }) },
     { id: 'upcoming', title: 'temporalPhaseCode=upcoming', path: q({ temporalPhaseCode: 'upcoming' }) },
-    // what is on now (session 13: the Events whose span holds now, migration 010)
+    // what is on now: the Events whose span holds the request's time (docs/architecture.md#current)
     { id: 'current', title: 'temporalPhaseCode=current', path: q({ temporalPhaseCode: 'current' }) },
     {
       id: 'date-range',
@@ -84,7 +84,7 @@ export async function defineScenarios(app, db, meta) {
     { id: 'conditional-304', title: 'conditional request (304)', path: '/v1/events', headers: { 'if-none-match': etag }, status: 304 },
     { id: 'event-detail', title: 'Event detail', path: `/v1/events/${event.public_id}` },
     { id: 'event-artists', title: "an Event's artists route", path: `/v1/events/${event.public_id}/artists` },
-    // extension "near a place" (issue 18): a dense city (London) and a sparse one (Santiago)
+    // extension "near a place": a dense city (London) and a sparse one (Santiago)
     { id: 'near-dense-upcoming', title: 'near London + temporalPhaseCode=upcoming', path: q({ near: '51.5072,-0.1276', temporalPhaseCode: 'upcoming' }) },
     { id: 'near-sparse-upcoming', title: 'near Santiago + temporalPhaseCode=upcoming', path: q({ near: '-33.4489,-70.6693', temporalPhaseCode: 'upcoming' }) },
     { id: 'venues-near-distance', title: 'Venues near London by distance', path: `/v1/venues?${new URLSearchParams({ near: '51.5072,-0.1276', sort: 'distance' })}` },

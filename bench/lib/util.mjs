@@ -47,7 +47,7 @@ export function stealShare(before, after) {
  * kernel has no such setting. When on, the CPU is shared first between sessions, and every
  * PostgreSQL backend belongs to the postmaster's session: on cores shared with the server under
  * test and wrk, all of PostgreSQL gets one session's share, and a busy backend (a pipelined
- * connection's) waits tens of milliseconds for its turn (bench/notes.md, session 17).
+ * connection's) waits tens of milliseconds for its turn (bench/README.md#the-machine).
  */
 export function autogroup() {
   try {

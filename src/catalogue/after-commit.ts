@@ -91,10 +91,9 @@ const modes = (list: readonly string[]) => `ARRAY[${list.map((m) => `'${m}'`).jo
 /**
  * 1 when another transaction holds a lock on the row's table (the previews: or on `events`) that
  * its work would wait for, else 0. Such a row is taken last: a finisher that took it would wait
- * with its core idle while free work was left. At 1,000,000 Events the two finishers took the
- * two foreign keys of `event_artists` at once, one waiting ≈ 1.5 s for the other, and a key of a
- * table whose index the other was building (session 31, `pg_stat_activity` sampled every second).
- * Only an order: when every row left is blocked, the first is taken and waited for, as before.
+ * with its core idle while free work was left (both finishers taking the two foreign keys of
+ * `event_artists` at once, or a key of a table whose index the other is building). Only an order:
+ * when every row left is blocked, the first is taken and waited for.
  */
 const BLOCKED = `CASE WHEN EXISTS (
       SELECT 1 FROM pg_locks l

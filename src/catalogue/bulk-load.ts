@@ -5,23 +5,21 @@
  * it: after-commit.ts) — one sorted build per index and one join per foreign key, instead of an
  * index entry per row in every index (the Event tables' 14, five of them GIN; the Artists',
  * Venues' and Series' name trigrams) and a referential probe per row and key
- * (docs/performance.md). Two groups, each deferred when it is empty:
+ * (docs/architecture.md#the-importer). Two groups, each deferred when it is empty:
  *
  * - the Event tables, when no Event is stored (`events` and every table below it);
  * - the parents, when no media, Artist, Venue, Series or Edition is stored (those tables and their
- *   own memberships; session 15: 204,660 Artist media rows took 4.0 s of referential probes).
+ *   own memberships).
  *
  * The primary keys and unique publicIds of the entity tables stay, but while an empty entity table
  * is written (`writing`): the later collections' merges and the memberships join through them. An
  * empty table's rows are new and their publicIds unique once checked (checks.ts), so its two keys
  * are dropped before its INSERTs and built right after them, sorted, instead of an entry per row in
- * each (1,000,000 Events in document order: 8.2–9.5 s of INSERT with the keys, 4.8–5.5 s without
- * them and 1.2–1.3 s to build both; in a random publicId order 23 s against 11–12.5 + 2 s; session
- * 29) — when no foreign key that references the table is left in place. The membership, preview
+ * each (a sorted build costs a fraction of the entries, more so when the publicIds come in random
+ * order) — when no foreign key that references the table is left in place. The membership, preview
  * and place tables lose their primary keys too: a first import writes them with plain INSERTs (the
  * previews without `ON CONFLICT`, event-previews.ts), their rows are unique by construction
- * (validation rejects a repeated reference in a list), and the key is built once after the load:
- * at 1,000,000 Events, the previews' 1.1 GB 16.3 → 7.0 s, `event_artists` 3.6 → 2.7 s (session 10).
+ * (validation rejects a repeated reference in a list), and the key is built once after the load.
  *
  * The drops, keys and foreign keys happen in the import's transaction, so a rejected or failed
  * import rolls the drops back with the rows, and the keys are checked again, whole, before
@@ -68,8 +66,7 @@ const dropConstraint = (c: Constraint) => `ALTER TABLE ${c.table} DROP CONSTRAIN
 /**
  * A foreign key checked after COMMIT: added `NOT VALID` in the import's transaction (new rows are
  * checked from then on) and validated by after-commit.ts, on a second connection while the other
- * writes the previews, instead of on the import's one backend with the other core idle (≈ 8 s of
- * joins at 1,000,000 Events, session 28). The rows were already checked: every reference resolves
+ * writes the previews, instead of on the import's one backend with the other core idle. The rows were already checked: every reference resolves
  * to an entity of the document (checks.ts). Except the keys of `events` itself, whose VALIDATE
  * would wait for the previews' SHARE lock on it (and hold a connection idle meanwhile), and the
  * previews' own, added after their rows.

@@ -99,7 +99,7 @@ function copyText(triples: Int32Array, ownerBase: string, memberBase: string, ma
     for (let i = 0; i < triples.length; i += 3) text += `${o + BigInt(triples[i]!)}\t${m + BigInt(triples[i + 1]!)}\t${triples[i + 2]!}\n`;
     return Buffer.from(text);
   }
-  // digits written into the bytes: a string per row, then its encoding, took ≈ 3 times as long
+  // digits written into the bytes: a string per row, then its encoding, takes about three times as long
   const out = Buffer.allocUnsafe((triples.length / 3) * (16 + 16 + 10 + 3));
   let at = 0;
   const digits = (v: number) => {

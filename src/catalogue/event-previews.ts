@@ -39,8 +39,8 @@ const AFTER_IMPORT = `
 /**
  * Rows staged by this import for the collections whose rows the previews read: the row counts
  * ANALYZE left on the staging tables (staging.ts `finishStaging`; exact up to 30,000 rows, an
- * estimate beyond, either way far from the threshold). Counting them read every staged row again:
- * ≈ 0.3–0.6 s of a 1,000,000-Event seed (session 30).
+ * estimate beyond, either way far from the threshold): counting them would read every staged row
+ * again.
  */
 const STAGED = `SELECT coalesce(sum(greatest(c.reltuples, 0)), 0) AS n FROM pg_class c
    WHERE c.oid IN (${(['events', 'artists', 'venues', 'media'] as const).map((c) => `'${STAGE[c].table}'::regclass`).join(', ')})`;
@@ -61,7 +61,7 @@ type Refresh =
  * The statements of one refresh. Targets: rows rewritten only where they changed. Every Event (a
  * first import's previews, after its COMMIT): rows missing only; a row already there was written
  * by a later import, from rows as new as these. Into an empty table, a plain INSERT: `ON CONFLICT`
- * inserts each row speculatively, ≈ 3–7 s of the 27–34 s at 1,000,000 Events (session 28).
+ * inserts each row speculatively, a tenth or more of the statement's time.
  */
 function previewStatements(refresh: Refresh) {
   const targets = refresh.kind === 'every' ? null : TARGETS;
@@ -90,11 +90,9 @@ function previewStatements(refresh: Refresh) {
  * Writes the stored previews of the Events `which` names from the plain preview statements'
  * template (queries/event-relations.ts), so that stored and read previews cannot differ. Each
  * member shown is rendered once into a keyed temporary table, then one statement writes every
- * Event's arrays.
- * At 1,000,000 Events: a first import's previews 52 s → 46.5 s (rendering each membership row;
- * chunks of 5,000 Events probed one by one took ≈ 92 s) → 27.9 s (session 10) → 19.7 s (session
- * 15: no targets, every member, arrays merged in Event order); rewriting every stored Event's
- * previews 56–63 s → 42 s (docs/performance.md).
+ * Event's arrays: rendered per member rather than per membership row (a popular Artist is shown by
+ * many Events), and, for every Event, with no targets collected and the arrays merged in Event
+ * order.
  */
 async function refresh(client: pg.PoolClient, which: Refresh): Promise<number> {
   const { members, store } = previewStatements(which);
@@ -103,7 +101,7 @@ async function refresh(client: pg.PoolClient, which: Refresh): Promise<number> {
     await client.query(`CREATE TEMP TABLE ${TARGETS} AS SELECT DISTINCT t.id FROM (${which.select}) t`);
     // A bulk import has just filled the member and membership tables: planned on their old
     // statistics (empty, for a first import: a sequential scan per Event), the statement's cost
-    // grew with the catalogue (docs/performance.md). ANALYZE inside the transaction samples the
+    // would grow with the catalogue (docs/architecture.md#the-importer). ANALYZE inside the transaction samples the
     // rows it wrote; the targets' own statistics choose between probing a few Events and one pass
     // over all.
     await client.query(`ANALYZE ${[TARGETS, ...(which.analyze ? [READ_TABLES] : [])].join(', ')}`);
@@ -147,8 +145,8 @@ export async function refreshEventPreviews(client: pg.PoolClient, { analyzed = f
 /**
  * The previews of every Event that has none: a first import's, written after its COMMIT
  * (after-commit.ts), in the caller's transaction, which holds `event_previews` in SHARE mode (no
- * other transaction writes a row until it ends, so a table found empty stays empty). At 1,000,000
- * Events ≈ 35 s of one backend, alongside the index builds.
+ * other transaction writes a row until it ends, so a table found empty stays empty), on one
+ * backend alongside the index builds.
  */
 export async function fillEveryEventPreview(client: pg.PoolClient): Promise<number> {
   const { rows } = await client.query<{ stored: boolean }>('SELECT EXISTS (SELECT 1 FROM event_previews) AS stored');

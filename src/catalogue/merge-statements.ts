@@ -22,9 +22,8 @@ export function mediaPart(m: string): string {
  * The staged Artists' profile media, one row per Artist that lists any (`ord`, as `am`), from one
  * join of every list with the merged media: `public_media_id` (artist-media.ts: the first active
  * and ready one by position, then publicId) and `media_hash`, the hash's media part (legacy
- * Artists: every ready profile media in position order). As two subqueries per Artist, each
- * probing the media by publicId, the 250,000 Artists' INSERT took 5.4–6.6 s at 1,000,000 Events,
- * with the join 4.5–5.5 s (session 30). An Artist without profile media has no row: no public
+ * Artists: every ready profile media in position order): one join instead of two subqueries per
+ * Artist, each probing the media by publicId. An Artist without profile media has no row: no public
  * media, part '-'.
  */
 const ARTIST_MEDIA_FROM_STAGE = (pass: (alias: string) => string) => `LEFT JOIN (
@@ -120,10 +119,10 @@ const MERGE: Record<Collection, MergeSpec> = {
 
 /**
  * `fresh`: the table was empty before the merge, so every staged row is new (publicIds are unique
- * once checked) and the rows are inserted without `ON CONFLICT`, whose speculative insertion cost
- * 1.7 s of the Events' 15.5 s at 1,000,000 (session 15). Each row's id is then the base `$1` plus
- * its staged order (`StagedIds`), so that the memberships find their owners without joining the
- * staged rows with the stored ones by publicId (≈ 1 s of the 1,000,000 Events, session 30).
+ * once checked) and the rows are inserted without `ON CONFLICT`, whose speculative insertion costs
+ * a tenth of the INSERT. Each row's id is then the base `$1` plus its staged order (`StagedIds`),
+ * so that the memberships find their owners without joining the staged rows with the stored ones
+ * by publicId.
  */
 export function upsertSql(collection: Collection, explicit: boolean, fresh: boolean): string {
   const spec = MERGE[collection];
@@ -195,9 +194,9 @@ export function mediaFollowSql(collection: Exclude<Collection, 'media'>): string
                           JOIN stage_media sm ON sm.public_id = m.public_id WHERE p.artist_id = e.id)
             AND ${notStaged}`
       : // Joined from the staged media (publicIds unique once checked), not filtered by an EXISTS on
-        // them: with the EXISTS, PostgreSQL 15 planned a merge semi join over media in publicId
-        // order that fed a nested loop comparing every media with every entity (> 11 minutes for
-        // 100,000 Events imported into 100,000 others; docs/performance.md).
+        // them: with the EXISTS, PostgreSQL 15 plans a merge semi join over media in publicId
+        // order that feeds a nested loop comparing every media with every entity (minutes for a
+        // catalogue imported into another).
         `SELECT e.id, split_part(e.projection_hash, ':', 1) || ':' || ${mediaPart('m')} AS h
            FROM stage_media sm JOIN media m ON m.public_id = sm.public_id
            JOIN ${collection} e ON e.profile_media_id = m.id

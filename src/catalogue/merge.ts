@@ -183,10 +183,9 @@ async function finishMerge(
   // a first import's membership keys, dropped for the load: the previews read them in Event order
   await deferred.restoreKeys(MEMBERSHIP_TABLES);
 
-  // The steps below join the merged tables with the staged ones. Planned on the statistics of
-  // before a bulk import, they went wrong: a second 100,000-Event catalogue imported into a first
-  // spent 40 s in the Venues' media follow-up, 21 s on Artist public media and 62 s collecting the
-  // preview targets (docs/performance.md). ANALYZE inside the transaction samples the new rows.
+  // The steps below join the merged tables with the staged ones. Planned on the statistics from
+  // before a bulk import, they go wrong (a catalogue imported into another spends minutes in the
+  // media follow-ups and the preview targets). ANALYZE inside the transaction samples the new rows.
   // A first import's Events are analyzed whole after COMMIT (`refreshStatistics`, `since-merge`):
   // here only what the Event places' join reads of them (≈ 0.5 s against ≈ 1.6–1.9 s at 1,000,000).
   const analyzed = await isBulkImport(client);

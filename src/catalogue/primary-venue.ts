@@ -25,8 +25,8 @@ const ELIGIBLE = `v.active AND v.locality <> '' AND v.country_name <> ''`;
 /**
  * Both keys of one Event as `locality_key` and `country_key`, for a LATERAL join over `venues`
  * (the Event's Venues as `v`, joined by `from`): one probe per Venue and the first of each order
- * taken by an ordered aggregate. Two `ORDER BY … LIMIT 1` subqueries, one per key, cost 7.0 s
- * against 2.1 s over 1,000,000 staged Events (the same values for every one of them; session 10).
+ * taken by an ordered aggregate: two `ORDER BY … LIMIT 1` subqueries, one per key, would probe
+ * every Venue twice (the same values either way).
  */
 const primaryVenueKeys = (from: string) => `SELECT (array_agg(v.locality_key ORDER BY ${ORDER.locality_key}))[1] AS locality_key,
          (array_agg(v.country_name_lower ORDER BY ${ORDER.country_name_lower}))[1] AS country_key

@@ -168,7 +168,8 @@ const events: StageSpec<'events'> = {
   // previews and relationship routes order by name, the primary Venue by locality), so reordering
   // them is a no-op save (spec Incremental reading rule 4), as reordering Series and Editions is.
   own: (r) => eventOwn(r, sorted(r.artistIds), sorted(r.venueIds)),
-  // until session 49 the lists were hashed in document order: a reordering advanced the marker
+  // hashes stored by the older formula took the lists in document order: compared with that form,
+  // a stored hash is not taken for a change
   formerOwn: (r) => (isSorted(r.artistIds) && isSorted(r.venueIds) ? null : eventOwn(r, r.artistIds, r.venueIds)),
 };
 
@@ -191,10 +192,8 @@ const jsonbScalar = (v: string | number | boolean | null): string =>
  * A media's part of the projection hash of every entity showing it (merge-statements.ts): while it is ready,
  * the MD5 of its six public fields and `active` as the text PostgreSQL writes for
  * `jsonb_build_array(public_id, src, thumbnail_src, alt_text, width, height, active)`; '-' when it
- * is not ready. Until session 22 the merge computed that expression for every Event, Venue, Series
- * and Edition showing a media and every media of an Artist, on the import's one backend (≈ 6 s of a
- * 1,000,000-Event first import for the Events alone); here it runs once per media, in the reading's
- * workers.
+ * is not ready. Computed here, it runs once per media, in the reading's workers, instead of once
+ * per owner showing the media on the import's one backend.
  * Written by hand because the hashes already stored must not change: jsonb's array text separates
  * its elements by ', ' (JSON.stringify by ','), and escapes a string as JSON.stringify does once
  * NUL and lone surrogates are rejected (validate.ts) — test/catalogue/media-part.test.ts compares

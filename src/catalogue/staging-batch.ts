@@ -52,9 +52,9 @@ const NO_LISTS: BatchLists = { members: new Uint8Array(0), lists: new Uint8Array
 
 /**
  * Each row is written as COPY text as soon as its entity is validated, into the writer the batch
- * is written into (`into`): a batch's rows held until the batch was taken outlived the young
- * generation's collections, and copying them into the old one (and marking it) was ≈ a fifth of a
- * seed's Node CPU on V8's helper threads (session 29). A batch is a run of each collection in
+ * is written into (`into`): a batch's rows held until the batch is taken would outlive the young
+ * generation's collections, and copying them into the old one (and marking it) costs a large share
+ * of a seed's Node CPU on V8's helper threads. A batch is a run of each collection in
  * document order, so a collection's rows are contiguous: one span per run.
  */
 export class BatchEncoder {

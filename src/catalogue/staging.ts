@@ -26,7 +26,7 @@ export async function createStaging(client: pg.PoolClient): Promise<void> {
  * After loading: index the publicIds and give the planner statistics (temp tables get none).
  * Returns the collections whose staged publicIds are not all distinct. Each index is built
  * unique first: when that succeeds, the collection has no duplicate and checks.ts need not group
- * its rows to look for one (≈ 2.3 s of the checks of a 1,000,000-Event seed, session 29); when it
+ * its rows to look for one (a large share of the checks of a big seed); when it
  * fails, the savepoint undoes it and a plain index is built, and the checks name the duplicates.
  * `collections`: the staging tables to finish (all by default; parents-first.ts finishes the
  * parents' while the Events are still read, and the rest after).
@@ -58,10 +58,9 @@ const UNIQUE_VIOLATION = '23505';
  * The staged columns the checks and the merge join or filter on (their statistics shape the plans;
  * the table's row count comes with any ANALYZE): the order, the publicId, `updated_at` (which
  * splits the upserts in two), the time zone, and every reference, single or list. A list is the
- * cache key of a Memoize (the Events' primary Venue keys: 120,000 evaluations instead of 1,000,000,
- * ≈ 4–6 s at 1,000,000 Events, which a first version without the lists' statistics lost). The other
- * columns are only read: the statistics of all 30–40 cost ≈ 1.0–1.3 s of the 1,000,000 staged
- * Events, of these ≈ 0.3–0.4 s (session 30).
+ * cache key of a Memoize (the Events' primary Venue keys: one evaluation per distinct Venue list
+ * instead of one per Event, which the plan finds only with the lists' statistics). The other
+ * columns are only read: the statistics of all of them would cost several times these.
  */
 function plannedColumns(collection: Collection): string[] {
   return columnsOf(collection)

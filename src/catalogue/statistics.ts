@@ -24,14 +24,14 @@ export const CATALOGUE_TABLES = [
 /**
  * Refreshes the planner's statistics after an import is committed. Without them the first reads
  * after a bulk load are planned on empty-table estimates (nested loops over what the planner
- * believes are empty tables), many times slower than after ANALYZE (docs/performance.md).
+ * believes are empty tables), many times slower than after ANALYZE (docs/architecture.md#the-importer).
  * Autovacuum would get there, but only after its next naptime and threshold; a service must be
  * fast from its first request.
  *
  * Its own transaction, without the API's lock and statement timeouts: right after a large COMMIT,
  * autovacuum starts analyzing the same tables, and ANALYZE waits for its lock. PostgreSQL cancels
  * an autovacuum worker that blocks a lock request after `deadlock_timeout` (1 s by default), so
- * the pool's 500 ms lock timeout failed a committed 1,000,000-Event seed (session 10).
+ * the pool's 500 ms lock timeout would fail an import that has already committed.
  */
 export async function refreshStatistics(client: pg.PoolClient, engine: 'postgres' | 'pglite', scope: StatisticsScope = 'all'): Promise<void> {
   await client.query('BEGIN');
@@ -40,8 +40,8 @@ export async function refreshStatistics(client: pg.PoolClient, engine: 'postgres
       await client.query('SET LOCAL statement_timeout = 0');
       await client.query('SET LOCAL lock_timeout = 0');
     }
-    // after a bulk first import, 2 of the 14 tables (at 1,000,000 Events: ≈ 4–7 s → ≈ 1.5 s,
-    // and fewer tables whose ANALYZE waits for autovacuum's; session 29)
+    // after a bulk first import, only the 2 of the 14 tables its transaction did not analyze
+    // (less work, and fewer tables whose ANALYZE waits for autovacuum's)
     const tables = scope === 'all' ? CATALOGUE_TABLES : await leftToAnalyze(client);
     await client.query(`ANALYZE ${tables.join(', ')}`);
     await client.query('COMMIT');

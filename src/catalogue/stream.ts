@@ -278,7 +278,7 @@ export async function readEntities(entities: Iterable<readonly [Collection, unkn
 /**
  * `value` as its JSON text would parse: object keys whose value is `undefined` left out, and
  * `undefined` array elements as null. Only what differs is copied (a `lineup seed` entity
- * usually has nothing to drop, and copying each one was ≈ 4% of a seed worker's time).
+ * usually has nothing to drop, and copying each one would cost a seed worker for nothing).
  */
 export function asParsed(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;

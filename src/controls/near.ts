@@ -1,5 +1,5 @@
 /**
- * "Near a place" controls (decisions §8, issue 18): `near=LAT,LON` and `radiusKm`, on GET
+ * "Near a place" controls (an extension: docs/api-guide.md): `near=LAT,LON` and `radiusKm`, on GET
  * /v1/venues and GET /v1/events. The schemas (parameter-schemas.ts) check the spelling and the
  * coordinate ranges; by hand, because the value is text: the radius is > 0 and ≤ 500, and
  * `radiusKm` needs `near`. Both go to the normalized query (fingerprint, next link) in a canonical

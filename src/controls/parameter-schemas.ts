@@ -132,7 +132,7 @@ export const UPDATED_SINCE = queryParameter(
 );
 
 /**
- * "Near a place" (decisions §8, issue 18): `near=LAT,LON` in decimal degrees, at most six
+ * "Near a place" (an extension: docs/api-guide.md): `near=LAT,LON` in decimal degrees, at most six
  * decimals, no spaces; the pattern holds the ranges (latitude -90..90, longitude -180..180).
  */
 const LATITUDE_PATTERN = '-?(?:(?:[1-8]?\\d)(?:\\.\\d{1,6})?|90(?:\\.0{1,6})?)';

@@ -1,12 +1,10 @@
 /**
- * Bulk load of text rows with `COPY … FROM` (issue 16): the importer's staging tables are filled
+ * Bulk load of text rows with `COPY … FROM`: the importer's staging tables are filled
  * this way. One encoding (COPY's text format, below) for both engines; only the transport
  * differs: PostgreSQL streams `COPY FROM STDIN` through pg-copy-streams on the import's own
  * connection (so it is part of the import transaction), PGlite reads the same text from a blob
  * (`COPY … FROM '/dev/blob'`, PGlite's documented way) on its one connection.
- *
- * Measured at 100,000 Events (bench/notes.md): the `INSERT … SELECT FROM unnest($1::text[], …)`
- * batches it replaces were most of the import's reading phase.
+ * COPY costs the server far less per row than `INSERT … SELECT FROM unnest($1::text[], …)`.
  */
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
@@ -31,9 +29,9 @@ const NEWLINE = 0x0a;
  * Rows written straight into UTF-8 bytes in COPY's text format (tab-separated, `\N` for NULL,
  * backslash escapes for backslash, tab, newline and carriage return). Written here: pg-copy-streams
  * moves bytes and encodes nothing, and the format is these four escapes. Each cell is encoded into
- * the buffer where it goes: a batch built as one string first (a rope of ~100,000 pieces) was
- * flattened and then encoded again, ≈ 2.3× the time of writing its cells in place (measured on
- * 4,000 rows of 40 cells) and the rope's garbage on top, in `lineup seed`'s workers.
+ * the buffer where it goes: a batch built as one string first (a rope of ~100,000 pieces) would
+ * be flattened and then encoded again, about twice the time of writing its cells in place, with
+ * the rope's garbage on top, in `lineup seed`'s workers.
  */
 export class CopyWriter {
   private bytes: Buffer;
@@ -62,7 +60,7 @@ export class CopyWriter {
   /** Appends one row of `width` cells (a missing cell is NULL). */
   row(cells: readonly CopyCell[], width: number): void {
     // the row's text joined first (a flat string), then encoded by one write: a write per cell
-    // (≈ 40 per Event) cost more in calls than in encoding (session 29)
+    // (≈ 40 per Event) would cost more in calls than in encoding
     const texts = this.texts;
     texts.length = width;
     for (let c = 0; c < width; c++) {

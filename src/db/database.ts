@@ -80,9 +80,9 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
  */
 function sessionSettings(opts: DatabaseOptions): string[] {
   // jit=off: our statements are short index walks; JIT compilation cost far more than they run,
-  // for nothing (docs/performance.md).
+  // for nothing (docs/architecture.md#planner-settings).
   // max_parallel_workers_per_gather=0: a LIMITed page never gains from parallel workers, and a
-  // generic plan priced without its values must not start them (docs/performance.md).
+  // generic plan priced without its values must not start them (docs/architecture.md#planner-settings).
   const settings = [`jit=off`, `max_parallel_workers_per_gather=0`];
   // 0 is sent too: an import or migration overrides a statement_timeout set on the role
   if (opts.statementTimeoutMs !== undefined) settings.push(`statement_timeout=${opts.statementTimeoutMs}`);

@@ -66,8 +66,8 @@ function rawColumns(fields: readonly pg.FieldDef[], parsers: readonly unknown[],
 /**
  * By the client's value types, then statement name: pg gives each client a TypeOverrides of its
  * own (the parsers a shape holds come from it), so one map per client. Keyed by name alone, with
- * the types compared, the shapes of a pool's or a pipeline's connections replaced one another on
- * every execution (session 35: pg's addFields ran for every read over 2 pipelined connections).
+ * the types compared, the shapes of a pool's or a pipeline's connections would replace one another
+ * on every execution.
  * Bounded: a client's names are (src/db/prepared.ts, at most MAX_PREPARED texts), and a closed
  * client's map goes with it.
  */

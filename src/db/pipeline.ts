@@ -3,9 +3,8 @@
  * node-postgres' pipeline mode that carry the reads' named prepared statements — the statements
  * whose plan cannot depend on their values (index walks with a LIMIT, src/db/prepared.ts).
  * Several statements share one connection without waiting for each other's answers, so under
- * concurrency a few busy backends do the work of many that sleep and wake per statement: at 1M
- * Events, c=16, a Venue detail cost ≈ 65 µs less Node CPU and ≈ 29 µs less PostgreSQL CPU
- * (docs/performance.md, "Pipelined connections").
+ * concurrency a few busy backends do the work of many that sleep and wake per statement
+ * (docs/architecture.md#pipelined-connections).
  *
  * The price of pipelining is head-of-line blocking: a statement waits for the ones sent before it
  * on its connection. It is bounded here, and a statement this cannot take goes to the pool:
@@ -145,8 +144,6 @@ export class PipelinedConnections {
    * Holds the connection's writes back until the event loop's check phase: the statements that
    * requests read in this poll phase chose go to PostgreSQL in one write, which wakes its backend
    * once. pg corks and uncorks around each statement itself, and the cork here outlasts those.
-   * Measured at 1M Events, c=16 (docs/performance.md): a Venue detail cost ≈ 30 µs less Node CPU
-   * and ≈ 15 µs less PostgreSQL CPU.
    */
   private corkUntilLoopTurnEnds(c: Connection): void {
     const stream = c.client.connection.stream;

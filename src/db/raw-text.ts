@@ -2,10 +2,10 @@
  * Text columns handed over undecoded: a statement names output columns whose text the rows
  * stage only compares with a text it already holds, and parses when it is new (an Event's own
  * columns and stored previews: queries/text-memo.ts). node-postgres decodes every field of every
- * row from UTF-8 to a string; for those columns a page's ≈ 16–30 KB of mostly non-ASCII JSON took
- * ≈ 15% of the server's busy time on the Events first page (bench/notes.md, session 34). Here
- * such a field becomes a `RawText`: its bytes as a one-byte (latin1) string, copied, not decoded.
- * Two fields hold the same text exactly when their bytes are the same, so the memo compares those
+ * row from UTF-8 to a string; for those columns a page's ≈ 16–30 KB of mostly non-ASCII JSON is a
+ * large share of the server's busy time on an Events page
+ * (docs/architecture.md#texts-the-rows-stage-only-compares). Here such a field becomes a
+ * `RawText`: its bytes as a one-byte (latin1) string, copied, not decoded. Two fields hold the same text exactly when their bytes are the same, so the memo compares those
  * strings, and decodes (`text()`) only a text it has not seen.
  *
  * Written here rather than found in a library: pg 8.23's parser (pg-protocol 1.16) has no mode

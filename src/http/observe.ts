@@ -3,7 +3,7 @@
  * reason when admission, the database or capacity turned it away), the request metrics, and the
  * per-request scope the database layer adds its time to. Routes hand the scope to the read gate
  * (`scopeOf(request)`): AsyncLocalStorage would carry it implicitly, but its promise hooks cost
- * every promise of every request (issue 16).
+ * every promise of every request.
  *
  * A client's W3C `traceparent` is logged when valid (parsed by @opentelemetry/core), so one
  * request can be followed across a proxy and Lineup; the response keeps its own X-Request-ID.

@@ -60,10 +60,9 @@ export function planCollection(
 /**
  * A resource's plan: `base`'s members (with `after` in place of its own), then `extra`'s.
  *
- * Copied member by member, not written `{ ...base, controls }`: on Node 20 (V8 11.3), optimized
- * code that adds members to an object spread gives every object a hidden class of its own, ≈ 2 µs
- * per added member and a map of garbage on every request (measured in session 35: 6 µs of an
- * Event's Artists route; docs/performance.md, "Spreads that build a class per object").
+ * Copied member by member, not written `{ ...base, controls }`: on V8, optimized code that adds
+ * members to an object spread gives every object a hidden class of its own, microseconds per added
+ * member and a map of garbage on every request (docs/architecture.md#built-once-per-shape).
  */
 export function withBase<E extends object>(base: CollectionPlan, after: readonly CursorKey[] | null, extra: E): CollectionPlan & E {
   const plan: CollectionPlan = { path: base.path, limit: base.limit, now: base.now, normalizedQuery: base.normalizedQuery, fingerprint: base.fingerprint, after };

@@ -1,5 +1,5 @@
 /**
- * Calendar rows → an iCalendar feed (RFC 5545; decisions §8, issue 18), written by
+ * Calendar rows → an iCalendar feed (RFC 5545; an extension: docs/api-guide.md), written by
  * `ical-generator` with the VTIMEZONE components of `@touch4it/ical-timezones`; local date-times
  * are handed over as Luxon DateTimes in their zone (ical-generator formats a plain Date in the
  * process's zone). What the feed says is what the JSON API shows of the Event, nothing more:

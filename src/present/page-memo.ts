@@ -1,6 +1,6 @@
 /**
  * A page's body and weak ETag, kept for the next read of the same page over the same rows
- * (docs/performance.md, "Rendered once per distinct page").
+ * (docs/architecture.md#rendered-once-per-distinct-page).
  *
  * Presentation is a function of the plan (path and normalized query) and of the rows read; the
  * rows stage hands equal texts over as the same frozen values (queries/text-memo.ts). So when

@@ -91,8 +91,8 @@ export const unindexedText = (expr: string): string => `(${expr} || '')`;
  * collation "C". An index serves a clause only under the index's own collation, and the columns
  * matched so (the Events' name and place keys) have the default one, as have their indexes; LIKE
  * matches byte for byte under every deterministic collation, so the rows are the same. Nothing is
- * built per row, where `unindexedText` builds a new text for every row a walk filters
- * (bench/notes.md, session 45). test/db/like-forms.test.ts checks both engines keep the trigram
+ * built per row, where `unindexedText` builds a new text for every row a walk filters.
+ * test/db/like-forms.test.ts checks both engines keep the trigram
  * index off it, and the rows.
  */
 export const unindexedMatchText = (expr: string): string => `(${expr} COLLATE "C")`;

@@ -1,5 +1,5 @@
 /**
- * Calendar feeds (decisions §8, issue 18): the Events of one active Artist, Venue or Series that
+ * Calendar feeds (an extension: docs/api-guide.md): the Events of one active Artist, Venue or Series that
  * a subscribed calendar shows. One statement, which also checks that the parent exists and is
  * active (`EXISTS`): a feed with Events proves it, so `readCalendar` asks the parent's own
  * statement only when the feed is empty, to tell a 404 from an empty calendar.

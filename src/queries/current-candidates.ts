@@ -5,11 +5,10 @@
  * they are disjoint; the multi-day spans of local dates split by length, `currentCandidateBranches`,
  * migration 023), and each index holds in its INCLUDE columns the phase rule's inputs and the
  * order keys (migration 016). The phase filter and the page's order then run on index entries,
- * and only the page's Events (limit + 1) are read from the heap, by id. As one OR of the four, the
- * bitmap scan read every candidate's heap page: at 1M Events ≈ 1,180 candidates, 1,187 buffers,
- * ≈ 2.4 ms; from the indexes alone ≈ 350 buffers (docs/performance.md, "current from its indexes
- * alone"). Index-only as far as the visibility map allows: rows changed since the last VACUUM are
- * checked in the heap, the answer is the same.
+ * and only the page's Events (limit + 1) are read from the heap, by id. As one OR of the four, a
+ * bitmap scan would read every candidate's heap page (docs/architecture.md#current). Index-only as
+ * far as the visibility map allows: rows changed since the last VACUUM are checked in the heap,
+ * the answer is the same.
  */
 import { PHASE_INPUTS } from './phase.js';
 import { orderBy, orderByOutputs, orderKeyOutputs, type SortKey } from './sql.js';
@@ -28,24 +27,21 @@ export type PhaseCheck = 'once' | 'perPart';
  * PostgreSQL merges the parts in the page's order (a Merge Append) and reads a part only as far as
  * the page needs: the Events of one local day (migration 020: `events_current_days` keyed by the
  * default order) are read in that order, a few entries instead of every one of the days around
- * now (≈ 770 at 1,000,000 demo Events, each through the phase rule's zone conversions), and so are
- * the spans of each length up to a week (migration 023). A part whose index holds another order
- * sorts its candidates, as the whole page did. Each part is ordered itself: with only the union
- * ordered, PostgreSQL appended every part's candidates and sorted them all (≈ 1,400 at 1M, 4× the
- * statement's time).
+ * now (each through the phase rule's zone conversions), and so are the spans of each length up to
+ * a week (migration 023). A part whose index holds another order sorts its candidates. Each part
+ * is ordered itself: with only the union ordered, PostgreSQL appends every part's candidates and
+ * sorts them all.
  *
  * `once`: the phase rule is checked on the merged candidates until the page has `limit` of them.
  * The parts carry its inputs (PHASE_INPUTS, from their indexes' INCLUDE columns), and `OFFSET 0`
  * keeps PostgreSQL from pushing the filter down into each part. Written into every part, the rule
- * is compiled eleven times on every execution: `ExecutorStart` was 22% of the default page's
- * backend time (session 41's `perf`); checked once, that statement takes ≈ 33% less time
- * (docs/performance.md, session 43). It pays where the page's order meets current Events early
- * among the candidates.
+ * would be compiled eleven times on every execution, a large share of the statement's time. It
+ * pays where the page's order meets current Events early among the candidates.
  *
  * `perPart`: where it meets the rejected ones first (`-startLocalDate`: the latest local dates
- * around now are still to come in most zones, ≈ 620 of the first 641 candidates at 1M), each part
- * checks the rule and keeps only its first `limit` current Events (a top-N sort), and those few
- * are merged: ≈ 40% less time than checking once above them (session 43).
+ * around now are still to come in most zones), each part checks the rule and keeps only its
+ * first `limit` current Events (a top-N sort), and those few are merged: cheaper there than
+ * letting most candidates through the parts to a check above them.
  */
 export function currentCandidates(
   where: readonly string[],

@@ -132,9 +132,8 @@ export function ownNames(signature: string): readonly string[] | undefined {
  * An Event's own columns of a selection as ONE JSON text: an array of the selection's signature
  * (`ownSignature`: which columns follow) and then the columns' values as texts (or null), the JSON
  * columns' as their JSON text (`JSON_OWN_COLUMNS`). Names are left out of the text: `json_build_object` looks up
- * the output rules of each argument's type on every row, names included, and named ≈ 40 arguments
- * per Event: ≈ 18 µs of PostgreSQL per row against ≈ 10 µs for the array (session 37; ≈ 0.15 ms
- * of a 21-row page's ≈ 0.95 ms statement). The signature keeps texts of two selections apart in
+ * the output rules of each argument's type on every row, names included (about twice the
+ * arguments of the array). The signature keeps texts of two selections apart in
  * the memo (a slug and a name may be the same text).
  */
 function ownText(fields: readonly EventField[]): string {
@@ -147,9 +146,8 @@ function ownText(fields: readonly EventField[]): string {
 /**
  * The own columns stored as JSON (jsonb): in the array as their JSON text, a string that
  * queries/event-own.ts parses. Every value of the array is text, so that `array_to_json` looks up
- * the output rules of one type per row; `json_build_array` looked them up per argument and row
- * (≈ 22% of PostgreSQL's time on a default Events page, `perf`; a page's statement 520 → 470 µs
- * of its backend's CPU, session 41).
+ * the output rules of one type per row; `json_build_array` would look them up per argument and
+ * row (docs/architecture.md#texts-the-rows-stage-only-compares).
  */
 export const JSON_OWN_COLUMNS: ReadonlySet<keyof EventOwnColumns> = new Set<keyof EventOwnColumns>(['links', 'ticket_links', 'digital_locations']);
 

@@ -4,8 +4,7 @@
  * object shared by every request that reads the same row (queries/text-memo.ts), so that the
  * projection renders each distinct row once (present/event.ts).
  *
- * 2,048 Events (each up to two selections); sizes in docs/performance.md ("Rendered once per
- * distinct row").
+ * 2,048 Events (each up to two selections; docs/architecture.md#memory-bounds).
  */
 import type { TextValue } from '../db/raw-text.js';
 import type { Reader } from '../db/reader.js';

@@ -31,7 +31,8 @@ interface PreviewShape {
  * JSON array text per Event (`items`): each member's row is the allow-listed columns of the
  * outer projection, rendered by `row_to_json` (the stored previews' `to_jsonb` orders the keys
  * differently and costs more; both parse to equal rows: test/catalogue/event-previews.test.ts). The
- * lateral pick carries the member's row, so no member is looked up twice (docs/performance.md).
+ * lateral pick carries the member's row, so no member is looked up twice
+ * (docs/architecture.md#one-statement-per-read).
  * Rich previews (`include`) are the members' stored texts (queries/member-previews.ts), rendered
  * here only for a row without one. As text, a page's previews reach Node as one column per
  * Event, and equal texts are parsed and projected once (queries/preview-texts.ts,
@@ -96,9 +97,8 @@ export interface PreviewTextRow {
  *
  * A member's text is the array of its values in the order of its columns (`STORED_PREVIEW_NAMES`,
  * which queries/preview-texts.ts zips back into the row `previewText` returns), not an object
- * repeating every key: at 1,000,000 Events the stored previews take 654 MB of text instead of
- * 1,178 MB (`to_jsonb` objects until session 33), and writing them after a first import's COMMIT
- * took 30.1–34.3 s of one backend instead of 38.6–45.4 s (bench/notes.md, session 33).
+ * repeating every key: about half the text to store, write and read (previews stored as objects
+ * still decode to the same rows).
  */
 function previewMembersText(shape: PreviewShape, targets: string | null): string {
   const m = shape.alias;
@@ -186,11 +186,9 @@ export const richPreviews = (fields: readonly EventField[], include: readonly Ev
  * detail's): per row, the same JSON array text as the rich preview statements' `items` for that
  * Event (`eventId`, the SQL expression of its id), NULL for an Event without an active member
  * (the statements leave it out). Read with the page, an `include` page is one statement instead
- * of three: at 1,000,000 Events, c=16, the default page with both included cost PostgreSQL
- * 1,389–1,868 µs and Node 1,024–1,590 µs before, 1,092–1,687 and 702–1,088 µs after (two round
- * trips less: their protocol messages, wake-ups and socket writes; docs/performance.md,
- * *Everything a page shows in its one statement*). The statements above stay the reading of a caller without
- * such a row (fetchEventRelations), and the reference the tests compare these columns with.
+ * of three: two round trips less, with their protocol messages, wake-ups and socket writes
+ * (docs/architecture.md#one-statement-per-read). The statements above stay the reading of a caller
+ * without such a row (fetchEventRelations), and the reference the tests compare these columns with.
  */
 export function richPreviewColumns(rich: RichPreviews, eventId: string): string[] {
   const column = (shape: PreviewShape, name: string) => `${firstMembersArray(shape, eventId)} AS ${name}`;
@@ -201,9 +199,8 @@ export function richPreviewColumns(rich: RichPreviews, eventId: string): string[
  * `firstMembers`' items for one Event as one expression, for members whose texts are stored
  * (rich): the texts of the ordered, limited members in an `ARRAY(…)`, which keeps its subquery's
  * order, joined by ', ' (NULL for none, as `string_agg` over no row). `string_agg(… ORDER BY …)`
- * over that subquery sorted the rows it had just sorted, in a sort of its own per Event and kind
- * (PostgreSQL 15 does not see that its input is in order): ≈ 10 of the ≈ 37 µs of each Event's
- * Artists under `EXPLAIN ANALYZE` (session 41).
+ * over that subquery would sort the rows it has just sorted, in a sort of its own per Event and
+ * kind: PostgreSQL 15 does not see that its input is in order.
  */
 function firstMembersArray(shape: PreviewShape, eventId: string): string {
   if (shape.stored === null) throw new Error('firstMembersArray renders stored member texts only');
@@ -215,13 +212,13 @@ function firstMembersArray(shape: PreviewShape, eventId: string): string {
  * `previewMembersText`, keyed by `id`): its first PREVIEW_SIZE + 1 memberships in preview order,
  * their texts joined by ',' (`array_to_json` of json values writes each one's text as it is: the
  * text of `'[' || array_to_string(…, ',') || ']'`, but a json value that the stored column takes
- * without parsing it again: every Event's previews at 1,000,000 Events 34.0 → 32.7 s, session 41).
+ * without parsing it again).
  * Events without an active member are absent (the caller writes []). `targets` null: every Event.
  *
  * An ordered aggregate cut to its first items, not a window numbering every membership: grouped
  * over the membership's key (Event order), each Event's few members are sorted alone. At
  * 1,000,000 Events, with every Event a target, both arrays come out in Event order and join the
- * Events by merge instead of two 1 GB hash joins spilled to disk: 13.7 → 9.9 s (session 15).
+ * Events by merge instead of two large hash joins spilled to disk.
  */
 function previewItemsText(shape: PreviewShape, targets: string | null, members: string): string {
   const listed = targets === null ? '' : `WHERE l.event_id IN (SELECT t.id FROM ${targets} t)`;

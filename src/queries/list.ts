@@ -48,9 +48,9 @@ export interface LateRows {
   /**
    * Eligibility that tests the order keys' values (Venues near a place by distance: the distance
    * within the radius), given the SQL that holds each key. The page computes each candidate's keys
-   * once, then tests and orders them: written beside `where`, a key was computed once for the
-   * condition and again for the order (at 1M Events, London's 369 candidate Venues each through
-   * the haversine twice: ≈ 13% of the page statement's time, bench/notes.md session 43).
+   * once, then tests and orders them: written beside `where`, a key is computed once for the
+   * condition and again for the order (PostgreSQL has no common-subexpression elimination, and
+   * the haversine is a dozen function calls).
    */
   readonly onKeys?: (keys: readonly string[]) => readonly string[];
 }

@@ -8,9 +8,8 @@
  *   - the rich preview statements read the stored text (queries/event-relations.ts) and render
  *     this same expression only for a row that has none (written outside the importer);
  *   - test/catalogue/event-previews.test.ts requires every stored text to equal this rendering.
- * At 1,000,000 Events a page's two rich preview statements took ≈ 0.55 ms each with the member's
- * media joined and its row rendered on every read, ≈ 0.3 ms reading the stored texts
- * (docs/performance.md, *Rich previews stored*).
+ * Stored, a page's rich previews read each member's text instead of joining its media and
+ * rendering its row on every read (docs/architecture.md#schema).
  */
 import { ARTIST_ITEM_COLUMNS, VENUE_ITEM_COLUMNS, artistMediaJoin, singleMediaJoin } from './items.js';
 

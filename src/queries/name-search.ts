@@ -2,7 +2,7 @@
  * `nameContains` on Events (spec: GET /v1/events; `%` and `_` are wildcards): the name or its
  * accent-folded form contains the term, case-insensitively. Both forms have a pg_trgm GIN index.
  *
- * Performance only (docs/performance.md): for a LIKE pattern, pg_trgm reads the posting list of
+ * Performance only (docs/architecture.md#name-search): for a LIKE pattern, pg_trgm reads the posting list of
  * EVERY trigram of the pattern, and a long multi-word term ("søren ó briain live at lumière hall")
  * includes very common trigrams (`liv`, `ive`, ` at`, `hal`) whose lists hold a large share of the
  * catalogue, so even a term with one match costs more as the catalogue grows.
@@ -26,8 +26,7 @@
  * lower-cased name is also in the folded name (see `SHARED_WORD`), and it is its own folded form.
  * So when at least two of the chosen words are such words, they alone are asked of the folded
  * name's index, for both branches of the condition: one bitmap scan instead of one per column, and
- * the same candidates or more (the whole term still decides). docs/performance.md has the
- * measurements.
+ * the same candidates or more (the whole term still decides).
  */
 import { foldName, lowerName } from '../text/normalize.js';
 import { unindexedMatchText } from './bounded-scan.js';

@@ -1,6 +1,6 @@
 /**
- * Events near a place in the default order (`startLocalDate`), at constant cost (issue 18,
- * docs/performance.md): the page is not found by fetching every Event of the Venues in the radius,
+ * Events near a place in the default order (`startLocalDate`), at constant cost
+ * (docs/architecture.md#near-a-place): the page is not found by fetching every Event of the Venues in the radius,
  * but by walking `event_places` (migration 007), which holds each active Event's published Venue
  * positions with the Event's sort keys, per grid cell:
  *
@@ -82,8 +82,8 @@ export function nearEventsWalk(
   const orderOf = (alias: string) => walkKeys.map((k) => `${k.expr.replace(/^np\./, `${alias}.`)} ${k.direction.toUpperCase()}`).join(', ');
   // The distance once, on the merged rows: the branches' Merge Append in a subquery of its own
   // (its ORDER BY keeps the merge; OFFSET 0 keeps the filter out of it). Pulled up, PostgreSQL
-  // pushed the distance down into every branch, and each execution of the prepared statement
-  // compiled it once per cell: ≈ 7% of the backend's time on a near page (`perf`, session 41).
+  // pushes the distance down into every branch, and each execution of the prepared statement
+  // compiles it once per cell.
   const merged = `(SELECT w.* FROM (SELECT u.* FROM (${branches.join('\n     UNION ALL ')}) u
        ORDER BY ${orderOf('u')} OFFSET 0) w
        WHERE ${within('w')} ORDER BY ${orderOf('w')}) np`;
@@ -92,8 +92,8 @@ export function nearEventsWalk(
     keys: walkKeys,
     conditions: [once],
     // OFFSET 0 keeps the probe a filter of each row (PostgreSQL turns no EXISTS with an OFFSET into
-    // a join): a limited walk planned to fetch all its rows chose a hash anti join instead, which
-    // reads every position of the radius before the first row (near London, 500 km: 190 ms, not 5)
+    // a join): a limited walk planned to fetch all its rows would choose a hash anti join, which
+    // reads every position of the radius before the first row
     rows: `(SELECT np.* FROM ${merged} WHERE ${onceWith(' OFFSET 0')} ORDER BY ${branchOrder}) np`,
   };
 }

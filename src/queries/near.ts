@@ -1,5 +1,5 @@
 /**
- * "Near a place" in SQL (decisions §8, issue 18), the same statement text on PostgreSQL and
+ * "Near a place" in SQL (an extension: docs/api-guide.md), the same statement text on PostgreSQL and
  * PGlite: a bounding box on the published coordinates (indexed: venues_published_position,
  * migration 006) narrows the Venues, then the exact great-circle distance (haversine on a sphere
  * of radius 6,371.0088 km) decides. Written here rather than with cube/earthdistance: those use

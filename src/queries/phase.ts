@@ -34,7 +34,7 @@ export function phaseSql(e: string, now: string): { phase: string; basis: string
 }
 
 /**
- * Performance only (docs/performance.md): every current Event satisfies this, and indexes return
+ * Performance only (docs/architecture.md#current): every current Event satisfies this, and indexes return
  * the Events that do: those whose instants [start, end) hold `now` (both instants known: the
  * `exact` rule), and the others whose local dates [start date, end date or start date] meet the
  * local todays any zone can have at `now` (localTodays; the `inferred` rule's start date is that
@@ -124,7 +124,7 @@ export const utcDate = (now: string) => `(${now} AT TIME ZONE 'UTC')::date`;
 export const boundSql = (day: string, bound: 'once' | 'inline') => (bound === 'once' ? `(SELECT ${day})` : `(${day})`);
 
 /**
- * Performance only (docs/performance.md): `temporalPhaseCode=upcoming` in the default order. Every
+ * Performance only (docs/architecture.md#start-date-branches): `temporalPhaseCode=upcoming` in the default order. Every
  * upcoming Event starts on or after the UTC date of `now` minus one day (a zone's local date is
  * within a day of UTC), unless its start instant lies more than a day after its own local start
  * date (an inconsistent document); such Events are read from their own small partial index
@@ -148,7 +148,7 @@ export function upcomingBranches(now: string, e: string, bound: 'once' | 'inline
 }
 
 /**
- * Performance only (docs/performance.md): upcoming's usual branch (the local start date from the
+ * Performance only (docs/architecture.md#start-date-branches): upcoming's usual branch (the local start date from the
  * UTC date `d` of now minus one day, upcomingBranches) as three disjoint conditions whose union
  * holds every upcoming Event of that branch, each a range of events_by_start_date (or of migration
  * 014's partial index) in the default order (start_local_date, start_rank, start_key): the plain
@@ -194,7 +194,7 @@ export interface PhaseRange {
 const calendarTimed = (e: string) => `${e}.start_at IS NOT NULL AND ${e}.end_at IS NULL AND ${e}.end_precision IS NOT NULL`;
 
 /**
- * Performance only (docs/performance.md): historical newest first's usual branch (the local
+ * Performance only (docs/architecture.md#start-date-branches): historical newest first's usual branch (the local
  * start date at most the UTC date `d` of now plus one day, historicalBranches), the mirror of
  * upcomingRanges in `-startLocalDate` order (start_local_date DESC, start_rank, start_key DESC):
  * the plain branch read and filtered every Event of the days d + 1, d and d - 1 that was still to
@@ -226,7 +226,7 @@ export function historicalRanges(now: string, e: string, bound: 'once' | 'inline
 }
 
 /**
- * Performance only (docs/performance.md): `temporalPhaseCode=historical` in the `-startLocalDate`
+ * Performance only (docs/architecture.md#start-date-branches): `temporalPhaseCode=historical` in the `-startLocalDate`
  * order, the mirror of `upcomingBranches`. A historical Event either started at an instant that
  * has passed (the two rules with a start instant test it before anything else) or, by the calendar
  * rule, has a local start date not after its local today, which is at most the UTC date plus one
@@ -249,9 +249,8 @@ export function historicalBranches(now: string, e: string, bound: 'once' | 'inli
  * The phase filter, written for the planner's estimate (the rows are the same either way).
  * PostgreSQL has no statistics of the phase expression and prices `phase = $n` at 0.5% of the
  * rows; `upcoming` and `historical` are about half of the Events each, so beside another filter it
- * chose to collect that filter's matches and sort them, not to walk the order: `upcoming` with
- * `cityContains=london` sorted 12,000 of London's 24,000 Events, 255 ms at 1M, where the walk from
- * the upcoming bound finds its page in 4.5 ms (`countryContains=france`: 400–530 → 5 ms). Written
+ * would collect that filter's matches and sort them (half of a big city's Events), not walk the
+ * order from the upcoming bound, which finds the page in a few milliseconds. Written
  * as `coalesce(phase = $n, false)` (a boolean function of the row: priced at half of the rows)
  * for those two. `indeterminate` (rare) states its column as well, which the planner knows;
  * `current` (rare) keeps the plain comparison beside its own bound (currentBound).

@@ -4,14 +4,14 @@
  * `include`, or an Event without a stored row: queries/event-relations.ts previewText). The rows
  * of one text are always the same, so a bounded memo of the texts hands every request the same
  * frozen arrays; the projection stage then renders each array once (present/event.ts) instead of
- * parsing, projecting and serializing the same previews on every page (docs/performance.md,
- * "Stored previews as text", "Rich previews as text").
+ * parsing, projecting and serializing the same previews on every page
+ * (docs/architecture.md#texts-the-rows-stage-only-compares).
  *
  * A slot (an Event) sees at most two texts of a kind: its plain previews and its rich ones. A
  * text is an array of rows. The stored previews write each row as the array of its values
  * (event-relations.ts `STORED_PREVIEW_NAMES`), zipped here with their names; the live statements
- * write objects (`row_to_json`), as did the stored previews written before session 33, which
- * stay valid. Anything else, a stored row of another length included, is returned as it is, for
+ * write objects (`row_to_json`), as do stored previews in the older object form, which stay
+ * valid. Anything else, a stored row of another length included, is returned as it is, for
  * the projection to refuse (a sanitized 500, present/event.ts).
  */
 import { STORED_PREVIEW_NAMES } from './event-relations.js';

@@ -1,5 +1,5 @@
 /**
- * Performance only (docs/performance.md, *Prepared statements*, one-term searches): the shape of
+ * Performance only (docs/architecture.md#one-term-searches): the shape of
  * a one-term search's page, chosen by PostgreSQL's planner once and then run as a prepared
  * statement.
  *
@@ -36,9 +36,8 @@ export interface SearchChoice {
 
 /**
  * The planner's cost (its arbitrary units, of the plan for the request's values) above which a
- * shaped search stays off the pipelined connections. At 1M Events (session 18): the rare
- * benchmark name 156, `tour` 217, `london` 532, `kalani` (a middle-frequency word, its walk
- * 0.9–1.5 ms) 775, the unfiltered first page 199; collecting a few thousand matches costs more.
+ * shaped search stays off the pipelined connections: well above the unfiltered first page and a
+ * common term's walk, below a term whose few thousand matches are collected and sorted.
  */
 export const PIPELINED_COST = 2_000;
 
@@ -68,8 +67,8 @@ export function shapedSearch(plan: EventsPlan): boolean {
  * The rows (alias `e`) of a `cityContains` or `countryContains` page walked in the default order
  * (shape `walk`): its ids picked first, from `from` filtered by `where` in `order`, then their rows
  * read by id. That order's index holds the term's column (events_by_start_date, migration 021), so
- * the walk reads index entries only, not the heap page of every Event it passes (`london` at 1M:
- * ≈ 700 Events walked for a page of 21; docs/performance.md).
+ * the walk reads index entries only, not the heap page of every Event it passes (a common city
+ * passes many Events per page; docs/architecture.md#city-and-country).
  */
 export function walkedIds(from: string, where: readonly string[], order: string, limit: string): string {
   return `(SELECT e.* FROM (SELECT e.id FROM ${from}

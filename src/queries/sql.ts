@@ -44,8 +44,8 @@ export function opaqueValues(p: Params): Params {
 /**
  * `LIMIT n` with n written into the SQL text: the one value that is not a parameter. The planner
  * prices a generic plan (prepared statements, Statement.stablePlan) only with a constant row
- * count; with `LIMIT $n` it assumes 10% of the table, so PostgreSQL re-planned the page statement
- * on every execution (docs/performance.md). n never comes from request text: it is an integer the
+ * count; with `LIMIT $n` it assumes 10% of the table, so PostgreSQL would re-plan the page
+ * statement on every execution (docs/architecture.md#prepared-statements). n never comes from request text: it is an integer the
  * controls validated, checked again here.
  */
 export function rowLimit(n: number): string {
@@ -114,7 +114,7 @@ export function orderByOutputs(alias: string, keys: readonly SortKey[]): string 
  * `\` too, matches itself, for LIKE's default escape (`\`, so each `\` is written twice): what
  * `LIKE '%term%' ESCAPE ''` matches. Not written with ESCAPE '': PostgreSQL turns that into
  * `like_escape(pattern, '')`, which a prepared statement's parameter leaves to be computed again
- * for every row a walk filters (bench/notes.md, session 45).
+ * for every row a walk filters.
  */
 export function wildcardContains(term: string): string {
   return `%${term.replace(/\\/g, '\\\\')}%`;
@@ -157,8 +157,8 @@ export const literalNameMatch = (alias: string, term: string, params: Params) =>
  * holds only the activity condition, this is the updatedAt feed alone: a range of the sort index's
  * leading column, the same best plan (a range walk) for every value, so the bound is written as a
  * sub-SELECT, which PostgreSQL prices as unknown in the generic and the custom plan alike, and the
- * prepared statement keeps its generic plan (priced from the value, the custom plan looked cheaper
- * and was made on every execution; docs/performance.md). Returns whether it is (a stable plan).
+ * prepared statement keeps its generic plan (priced from the value, the custom plan looks cheaper
+ * and is made on every execution; docs/architecture.md#prepared-statements). Returns whether it is (a stable plan).
  */
 export function addUpdatedSince(where: string[], alias: string, since: string | null, feedOrder: boolean, params: Params): boolean {
   if (since === null) return false;

@@ -1,5 +1,5 @@
 /**
- * Performance only (docs/performance.md): the page of an order whose filter bounds the OTHER start
+ * Performance only (docs/architecture.md#start-date-branches): the page of an order whose filter bounds the OTHER start
  * column, read in branches, as `upcoming` is in the default order (queries/phase.ts).
  *
  * An Event's local start date and its start instant normally lie within a day of each other: the

@@ -4,8 +4,8 @@
  *
  * A statement's text and values are a function of its builder's inputs; some inputs (the
  * operation time `now`, an Event's public id) are only ever values. Building an Events page's
- * ≈ 5 KB text, and hashing it again to find its prepared name, was ≈ 20% of Node's CPU on a
- * one-Event search page (docs/performance.md, "Statements built once").
+ * text of several kilobytes, and hashing it again to find its prepared name, is a large share of
+ * Node's CPU on a one-Event search page (docs/architecture.md#built-once-per-shape).
  *
  * What is kept is learnt from the builder itself rather than assumed: the second time a key is
  * seen, the statement is built twice, each probed input given another of two probe values; it is

@@ -10,7 +10,7 @@ export interface Statement {
    * sort index's leading column with the bounds written as sub-SELECTs, the near grid walk). The
    * database layer may then prepare the statement once per connection and let PostgreSQL reuse a
    * generic plan, which skips planning (a large share of a page's database time:
-   * docs/performance.md). Statements whose plan depends on the values (text search, context
+   * docs/architecture.md#prepared-statements). Statements whose plan depends on the values (text search, context
    * memberships, other filters) stay unprepared: a generic plan chosen for a common term would
    * walk the whole catalogue for a rare one. A one-term search written for the plan the planner
    * chose for its term is stable too (queries/search-shape.ts).

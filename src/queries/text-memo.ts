@@ -2,7 +2,7 @@
  * A bounded memo of values parsed from text that a statement returns: the same text always parses
  * to the same value, so every request that reads it shares one frozen value, and the projection
  * stage can render that value once (present/, keyed by the value's identity). Used for the stored
- * previews and for the Events' own columns (docs/performance.md, "Rendered once per distinct row").
+ * previews and for the Events' own columns (docs/architecture.md#texts-the-rows-stage-only-compares).
  *
  * Entries are found by a short slot key (an Event's id and what the text is) and then matched by
  * the WHOLE text: a row changed in any way (also by hand, outside the importer) never matches, so

@@ -1,7 +1,7 @@
 /**
  * Commits a traversal into its mirror file in bounded memory. A mirror grows with the catalogue:
- * held as objects (the first design) a full run's memory grew with it and the next incremental
- * run, which also loaded the old mirror, ran out of heap (docs/performance.md).
+ * held as objects, a full run's memory would grow with it and the next incremental run, which
+ * also loads the old mirror, would run out of heap (docs/architecture.md#memory-bounds).
  *
  * The journal already holds every record the traversal read, in read order. The commit
  *   1. cuts the journal's records into runs of `runSize`, each sorted by publicId (a stable sort:

@@ -1,5 +1,5 @@
 /**
- * Issue 8, a real browser: headless Chromium (Debian's `chromium`, installed by .ci/run) driven
+ * CORS in a real browser: headless Chromium (Debian's `chromium`, installed by .ci/run) driven
  * by playwright-core. A page served from another origin (another port) calls the API with
  * fetch, as the CORS rules of the spec promise (Pre-flight and CORS, Authentication):
  * - a simple GET succeeds and the page reads ETag and X-Request-ID (exposed headers);

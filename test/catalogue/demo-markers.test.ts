@@ -1,5 +1,5 @@
 /**
- * Issue 13, the demo shows the change feed: every entity of the demo catalogue carries its own
+ * The demo shows the change feed: every entity of the demo catalogue carries its own
  * `updatedAt`, spread over the 180 days before the anchor date with a few in its last day,
  * deterministically per (events, seed, anchor date), so `updatedSince` returns a subset.
  */

@@ -37,11 +37,11 @@ describe('demo document', { skip: engineFreeSkip }, () => {
     assert.equal(Buffer.concat(chunks).toString('utf8'), a);
   });
 
-  test('the same document as before, byte for byte (instants aside): the generator is pinned', () => {
+  test('the pinned document, byte for byte (instants aside): the generator is pinned', () => {
     // A change to the generator that changes its document must be deliberate: the benchmark's
     // catalogue and its scenarios' parameters (bench/results.md) are this document at 1,000,000.
     // The instants are left out: they come from the running Node's time zone data (Intl), and
-    // test/unit/demo-time.test.ts checks them against Intl. Digest of session 41's generator.
+    // test/unit/demo-time.test.ts checks them against Intl.
     const masked = text({ events: 2000, seed: 'golden', anchorDate: ANCHOR }).replace(/"instant":"[^"]*"/g, '"instant":""');
     assert.equal(sha(masked), '475e782e023cf2264f3b0833d17382e5302a2216d1ac709f9ffb7aeb07d97b88');
   });
@@ -202,8 +202,8 @@ for (const engine of testEngines()) {
       // staged in document order whatever order the workers finished in: the same ids
       assert.deepEqual(await idOrder(), oneOrder);
 
-      // into the filled store, the workers stage each Event's hash of the formula of before
-      // session 49 too (rows.ts formerOwn): an Event stored with it is not changed by seeding again
+      // into the filled store, the workers stage each Event's hash of the older formula too
+      // (rows.ts formerOwn): an Event stored with it is not changed by seeding again
       const unsorted = [...demoEntities(opts)]
         .filter(([c]) => c === 'events')
         .map(([, v]) => validateEntity('events', v, 0, new ProblemList()).record!)

@@ -259,7 +259,7 @@ for (const engine of testEngines()) {
       await assertRichMatchesLive(store.db);
     });
 
-    test('stored as objects (written before session 33): read as the same rows, rewritten as arrays by the next import of their Event', async () => {
+    test('stored as objects (the older form): read as the same rows, rewritten as arrays by the next import of their Event', async () => {
       await importDoc(store.db, baseDocument());
       await assertMatchesLive(store.db); // every member stored as an array
       const { rows } = await store.db.pool.query<{ id: string }>('SELECT id::text FROM events ORDER BY public_id');
@@ -270,7 +270,7 @@ for (const engine of testEngines()) {
       };
       const asArrays = await read();
       assert.ok(asArrays.some(([a, v]) => a.length > 0 && v.length > 0));
-      // each member as the object the previews were stored as until session 33 (`to_jsonb` of the row)
+      // each member as an object, the older stored form (`to_jsonb` of the row)
       const asObjects = (list: string) => `(SELECT coalesce(json_agg(
           (SELECT json_object_agg(n.name, x.value ORDER BY n.i) FROM unnest($1::text[]) WITH ORDINALITY n(name, i)
              JOIN json_array_elements(m.value) WITH ORDINALITY x(value, i) ON x.i = n.i)::jsonb

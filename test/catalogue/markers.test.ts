@@ -169,9 +169,9 @@ for (const engine of testEngines()) {
       assert.deepEqual(await reimport((d) => { event(d).artistIds = [A.bjork, A.minimal]; event(d).venueIds = [V.formatted, V.tba]; }), []);
     });
 
-    test('a hash stored by the formula of before session 49 (lists in document order) is not a change', async () => {
-      // what that formula stored for the fixture's Event (its lists out of order), with the code
-      // of 12bf0b6; and for the same Event with its two Artists swapped
+    test('a hash stored by the older formula (lists in document order) is not a change', async () => {
+      // what that formula stores for the fixture's Event (its lists out of order); and for the
+      // same Event with its two Artists swapped
       const FORMER = 'ce213bb2dee79319f285dc53ec31cb24';
       const FORMER_SWAPPED = 'c0f5f73643e4111aa472d16e16a85c01';
       const storeFormer = async (own: string) => {

@@ -38,7 +38,7 @@ describe('the OpenAPI contract (openapi.json)', () => {
     const methods = (m: string) => paths.filter((p) => committed.paths[p][m] !== undefined);
     assert.equal(methods('get').length, 19 + 3);
     assert.deepEqual(paths.filter((p) => p.endsWith('/calendar.ics')), ['/v1/artists/{artistId}/calendar.ics', '/v1/series/{seriesId}/calendar.ics', '/v1/venues/{venueId}/calendar.ics']);
-    // operational routes too (issue 13): they answer HEAD and the preflight like resource routes
+    // operational routes too: they answer HEAD and the preflight like resource routes
     assert.deepEqual(methods('head'), paths);
     assert.deepEqual(methods('options'), paths);
     for (const p of paths) {

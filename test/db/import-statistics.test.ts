@@ -1,7 +1,7 @@
 /**
  * After COMMIT an import refreshes the planner's statistics (ANALYZE). Right after a large COMMIT
  * autovacuum analyzes the same tables, and ANALYZE waits for its lock; with the pool's short lock
- * timeout that wait failed a committed 1,000,000-Event seed. Here another session holds the lock
+ * timeout that wait would fail an import already committed. Here another session holds the lock
  * ANALYZE needs (as autovacuum does) for far longer than the pool's lock timeout: the import must
  * wait for it, not fail, and its catalogue is committed while it waits.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 13, bounded reads whatever the stored data: an Event's complete membership collections
+ * Bounded reads whatever the stored data: an Event's complete membership collections
  * (directEventSeries, editionPrograms) hold at most 25 members; with 400 stored memberships per
  * Event, the statements read at most 26 rows per Event (enough to see the overflow, a sanitized
  * 500), for a detail (one id) and a page of Events alike, and the HTTP answer is that 500.

@@ -1,5 +1,5 @@
 /**
- * Issue 8, crawler: from the four collections (every selectable field, both includes, small
+ * Crawler: from the four collections (every selectable field, both includes, small
  * pages), follow every `href` and every `links.next`, and every detail, relationship, reverse
  * and lineup route of every publicId seen, until nothing new is reachable. Over the fixture
  * catalogue with a canary in every never-public field (authoring data, original filenames,

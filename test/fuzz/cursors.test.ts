@@ -1,5 +1,5 @@
 /**
- * Issue 13, a cursor is untrusted input: its checksum is not a secret, so a client can seal a
+ * A cursor is untrusted input: its checksum is not a secret, so a client can seal a
  * cursor with any key values for the right controls. On every list route, cursors harvested from
  * real pages are re-sealed with hostile keys (NUL, lone surrogates, 5,000-character strings,
  * empty strings, wrong types, huge and fractional numbers, impossible dates and instants, arrays

@@ -1,5 +1,5 @@
 /**
- * Issue 8, fuzzing: every route (all 19 operations) with every method, random and adversarial
+ * Fuzzing: every route (all 19 operations) with every method, random and adversarial
  * query strings and path ids, sent raw so that `%zz`, `%`, `%00`, overlong UTF-8 (`%C0%AF`),
  * lone surrogates and random bytes reach the server unmodified. Every answer must be the error
  * envelope or a success that validates against the operation's schema; never a 500 (nor any 5xx

@@ -1,5 +1,5 @@
 /**
- * Issue 13, bounded error bodies: no request of at most 4,096 bytes gets an error body above
+ * Bounded error bodies: no request of at most 4,096 bytes gets an error body above
  * 6 KiB. The query stops being read past the parameter limit, and error.details lists at most
  * 10 problems plus one summary entry. Worst shapes on every route: thousands of malformed
  * segments, 32 or more unknown names that JSON must escape, long invalid values of every

@@ -1,5 +1,5 @@
 /**
- * Issue 8, hostile clients: slow headers (slowloris), silent and idle keep-alive connections,
+ * Hostile clients: slow headers (slowloris), silent and idle keep-alive connections,
  * more than 100 requests on one connection (sequential and pipelined), 16 KiB + 1 of headers,
  * a 4,097-byte URL, pipelined requests and clients that disconnect mid-response. Each is handled
  * per the spec's Limits while a well-behaved client keeps succeeding, and is answered while the

@@ -1,5 +1,5 @@
 /**
- * Extension: calendar feeds (decisions §8, issue 18), their limits. A feed lists at most 500 Events
+ * Extension: calendar feeds, their limits. A feed lists at most 500 Events
  * to come (upcoming or current: the first 500 in start order) and at most 500 of the last 30 days
  * (the most recent 500); an Event whose last local day is 30 days before its local today is still
  * in, one of 31 days is not.

@@ -1,5 +1,5 @@
 /**
- * Extension: calendar feeds (decisions §8, issue 18). Every feed of the fixture catalogue (each
+ * Extension: calendar feeds. Every feed of the fixture catalogue (each
  * active Artist, Venue and Series of the Events fixture) is parsed with a different iCalendar
  * implementation (Mozilla's ical.js) and each VEVENT is compared with what the JSON API shows of
  * its Event; plus the edge cases (names with commas, semicolons, newlines and non-Latin scripts,

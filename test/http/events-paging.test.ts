@@ -1,5 +1,5 @@
 /**
- * GET /v1/events paging: the property test of issue 3 (random controls and limit, following
+ * GET /v1/events paging: a property test (random controls and limit, following
  * links.next to the end yields exactly the model's ordered list, each Event once), cursor rules
  * 7-9, the next-link determinism of rule 9, hasMore, and the URL budget (414 / 400).
  */

@@ -324,7 +324,7 @@ for (const engine of engines()) {
       try {
         for (const invalid of [
           JSON.stringify([emptyName(stored[0]!), ...stored.slice(1)]),
-          JSON.stringify([{ ...named(stored[0]!), name: '' }, ...stored.slice(1)]), // as stored before session 33
+          JSON.stringify([{ ...named(stored[0]!), name: '' }, ...stored.slice(1)]), // the older object form
           JSON.stringify([stored[0]!.slice(1), ...stored.slice(1)]), // a value missing
           '{"not":"a list"}',
         ]) {

@@ -1,5 +1,5 @@
 /**
- * Issue 13, methods (decisions §5 "405"): the path and the method are decided before a request
+ * Methods (the 405 rule): the path and the method are decided before a request
  * body is looked at; the operational routes answer HEAD and the preflight like resource routes.
  * Every refusal spends a token and carries X-Request-ID, CORS and no-store; a request whose body
  * was not read has its connection closed after the answer.

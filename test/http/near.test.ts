@@ -1,5 +1,5 @@
 /**
- * Extension "near a place" (decisions §8, issue 18) on GET /v1/venues and GET /v1/events: the
+ * Extension "near a place" on GET /v1/venues and GET /v1/events: the
  * radius over published coordinates only (an unpublished Venue sits at the search point), a
  * Venue at exactly the radius, the antimeridian and a pole, sort=distance with distanceKm and
  * cursors, every Event filter and sort combined, and the 400s.

@@ -1,5 +1,5 @@
 /**
- * Issue 13, LINEUP_DB_READS bounds what the database is actually doing: a read's slot is given
+ * LINEUP_DB_READS bounds what the database is actually doing: a read's slot is given
  * back only when its last statement has finished, not when its first statement failed or its
  * client-side deadline fired; and on PGlite (one connection, a FIFO) the statements of a read
  * that was already answered 503 never run ahead of new requests.

@@ -1,5 +1,5 @@
 /**
- * Issue 13, shutdown drains, never resets (spec Limits: "stop admission, drain, force close after
+ * Shutdown drains, never resets (spec Limits: "stop admission, drain, force close after
  * 5 s"): sixteen clients that have each written a request on their own connection (eight received
  * by the server, eight written just before the shutdown) all get a complete answer, 200 when admitted, else a clean 503 `unavailable` with
  * `Connection: close`; a connection idle between requests is closed without an answer. It is a

@@ -1,5 +1,5 @@
 /**
- * Round trips per read (issue 16): an Event detail reads its row, stored or rich previews, Series
+ * Round trips per read: an Event detail reads its row, stored or rich previews, Series
  * and Edition programs in one statement, an Events page its rows and previews; a nested list's page statement checks its parent itself, so
  * the parent's own statement runs only when the page is empty (to tell a 404 from []) or before a
  * compact boundary is resolved (a missing parent comes before a stale boundary).

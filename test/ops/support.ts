@@ -74,7 +74,7 @@ export interface Scrape {
 /**
  * Scrapes /metrics. parse-prometheus-text-format reads every family (names, types, help,
  * labelled counter and gauge samples); it drops the labels of histogram series (its open
- * issue #13 / PR #8), so a histogram's `_count` for given labels is read from its sample lines.
+ * a known limitation of the package), so a histogram's `_count` for given labels is read from its sample lines.
  */
 /**
  * A request is counted when its response has finished (onResponse), which can be just after the

@@ -39,7 +39,7 @@ describe('keysetAfter', () => {
       ['2024-02-29', 0, '-infinity', null],
       [null, 0, '-infinity', 'x'],
       ['2024-02-29', 0, '-infinity'],
-      // issue 13: text PostgreSQL cannot take, ranks that are strings, instants not in the exact form
+      // text PostgreSQL cannot take, ranks that are strings, instants not in the exact form
       ['2024-02-29', 0, '-infinity', 'a\u0000b'],
       ['2024-02-29', 0, '-infinity', '\uD800'],
       ['2024-02-29', 0, '-infinity', 'x\uDC00'],

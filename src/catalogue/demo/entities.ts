@@ -126,8 +126,8 @@ export class DemoCatalogue {
 
   /**
    * Name of Artist j and its slug, the slug undefined where it is the name's (`slugify(name)-j`):
-   * an Event asks for its headliner's name only, and slugifying it there was ≈ 5% of a seed
-   * worker's generating.
+   * an Event asks for its headliner's name only, and slugifying it there would be wasted work in
+   * every Event.
    */
   private artistNaming(j: number, r: Random): readonly [name: string, slug: string | undefined] {
     const famous = FAMOUS_ARTISTS[j];

@@ -14,11 +14,10 @@ import { batchCount, type SeedWorkerMessage } from './seed-batches.js';
 import type { SeedWorkerData } from './seed-worker.js';
 
 /**
- * Each worker's heap. Unbounded, a worker's old generation grew until the importer's peak RSS
- * passed issue 16's 300 MB (361 MB at 1,000,000 Events, reading in 56 s); tightly bounded, it
- * collected more often (48 MB: 222 MB, 68 s). 128 MB with a 16 MB young generation: 229 MB, 61 s
- * (reading phase only, one run each; the runs vary by ±5 s). What a worker keeps is small (the
- * Editions' indexes, the Series it has generated, two batches' bytes).
+ * Each worker's heap. Unbounded, a worker's old generation grows until the importer's peak RSS
+ * passes its 300 MB target; tightly bounded, it collects more often and reads more slowly. 128 MB
+ * with a 16 MB young generation keeps both in bounds. What a worker keeps is small (the Editions'
+ * indexes, the Series it has generated, two batches' bytes).
  */
 const WORKER_HEAP = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
 

@@ -1,12 +1,12 @@
 /** URL slugs of the demo catalogue: accents folded, ASCII letters and digits, hyphens. */
 export function slugify(text: string): string {
   // NFKD and the marks it splits off change only characters outside ASCII, so an ASCII name (a
-  // third of the demo's) skips both (slugs were 6% of a seed worker's CPU, session 28)
+  // third of the demo's) skips both
   const folded = (NON_ASCII.test(text) ? text.normalize('NFKD').replace(/\p{M}/gu, '') : text).toLowerCase();
   // What `.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60)` returns — the runs of
   // ASCII letters and digits joined by single hyphens, cut at 60 — in one pass over the name (the
-  // two regular expressions were 8% of a seed worker's CPU on the Events, session 29;
-  // test/unit/normalize.test.ts compares both)
+  // two regular expressions cost several times as much per name; test/unit/normalize.test.ts
+  // compares both)
   let slug = '';
   let i = 0;
   const n = folded.length;

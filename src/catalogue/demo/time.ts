@@ -6,8 +6,8 @@
 const DAY_MS = 86_400_000;
 
 // Both conversions are remembered: a catalogue's dates are a few thousand days around its anchor
-// date, asked for again and again (Date's parsing and toISOString were ≈ 5% of a seed worker's CPU
-// on the Events, session 29). Bounded all the same, for a caller that walks many more.
+// date, asked for again and again (Date's parsing and toISOString are costly per Event). Bounded
+// all the same, for a caller that walks many more.
 const MEMO_MAX = 100_000;
 const msOfDate = new Map<string, number>();
 const dateOfDay = new Map<number, string>();
@@ -39,8 +39,8 @@ const FOUR_DIGIT_YEARS_END = Date.UTC(10_000, 0, 1);
 
 /**
  * `new Date(ms).toISOString().slice(0, 19)` (`YYYY-MM-DDTHH:MM:SS`): the date from the memo, the
- * time of day by arithmetic (a Date and its text per entity were ≈ 4% of a seed worker's
- * generating, in every entity's change marker).
+ * time of day by arithmetic (a Date and its text per entity are a noticeable share of a seed
+ * worker's generating, in every entity's change marker).
  */
 export function isoSeconds(ms: number): string {
   if (!(ms >= 0 && ms < FOUR_DIGIT_YEARS_END)) return new Date(ms).toISOString().slice(0, 19);
@@ -92,8 +92,8 @@ function intlOffsetAt(ms: number, zone: string): number {
 
 /**
  * Offsets per zone and UTC week: the offset at the week's start, at its end, and the first minute
- * of the second one (found by bisection) when they differ. Intl is slow (formatToParts was ≈ 10%
- * of a seed's Node CPU when asked per Event); a week holds at most one change of offset in any
+ * of the second one (found by bisection) when they differ. Intl is slow (formatToParts asked per
+ * Event would be a tenth of a seed's Node CPU); a week holds at most one change of offset in any
  * real zone, and a catalogue spans a few hundred weeks, so a zone costs a few hundred entries.
  * The offset at a week's end is asked only when the next week starts with another one: with at
  * most one change, the two are equal otherwise (one Intl call per week instead of two).

@@ -1,4 +1,4 @@
--- 002: read-pattern indexes for constant-cost pages at scale (docs/performance.md, issue 7).
+-- 002: read-pattern indexes for constant-cost pages at scale (docs/architecture.md#indexes).
 
 -- temporalPhaseCode=upcoming in the default order reads Events from the UTC date of the
 -- operation time minus one day (events_by_start_date). The only upcoming Events before that bound

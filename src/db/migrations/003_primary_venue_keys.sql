@@ -1,6 +1,6 @@
 -- 003: the primary active Venue's city and country keys, kept on each Event (decisions §5;
--- docs/performance.md). cityContains / countryContains compared a correlated subquery per Event
--- walked in the ordering (many Events per page for a common city); a column on the Event is a
+-- docs/architecture.md#city-and-country). Evaluated at read time, cityContains / countryContains
+-- would be a correlated subquery per Event walked in the ordering (many Events per page for a common city); a column on the Event is a
 -- plain filter of the walk, and its trigram index serves rare cities.
 -- The importer maintains both columns (src/catalogue/primary-venue.ts); NULL when the Event has
 -- no active Venue with both a locality and a country name.

@@ -1,7 +1,7 @@
--- 004: each Artist's public profile media, kept on the Artist (docs/performance.md). Legacy Artists
--- may hold several profile media; the public one is the first active, ready media by (position,
--- media publicId). Reads joined a sorted lateral subquery per Artist (much of the work of an
--- Events page's artist previews); the column makes it one primary-key probe. The importer
+-- 004: each Artist's public profile media, kept on the Artist (docs/architecture.md#schema). Legacy
+-- Artists may hold several profile media; the public one is the first active, ready media by
+-- (position, media publicId). Read live it is a sorted lateral subquery per Artist (much of the
+-- work of an Events page's artist previews); the column makes it one primary-key probe. The importer
 -- maintains it (src/catalogue/artist-media.ts); NULL when no profile media is active and ready.
 ALTER TABLE artists ADD COLUMN public_media_id bigint;
 

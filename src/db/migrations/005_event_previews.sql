@@ -1,7 +1,7 @@
--- 005: each Event's Artist and Venue previews, stored (docs/performance.md). Two preview
+-- 005: each Event's Artist and Venue previews, stored (docs/architecture.md#schema). Two preview
 -- statements (a sorted lateral pick per Event over the memberships, the members and their media)
--- were most of a default Events page's PostgreSQL and Node work; stored, they are one primary-key
--- probe per Event. Each column holds the rows the preview
+-- would be most of a default Events page's PostgreSQL and Node work; stored, they are one
+-- primary-key probe per Event. Each column holds the rows the preview
 -- statement returns for the Event (its first six active members in relationship-route order,
 -- plain item columns), as a JSON array; the read side projects them exactly as it projects the
 -- statement's rows. The importer maintains them (src/catalogue/event-previews.ts); the rows are

@@ -1,4 +1,4 @@
--- 007: "near a place" for Events at constant cost (issue 18, docs/performance.md). One row per
+-- 007: "near a place" for Events at constant cost (docs/architecture.md#near-a-place). One row per
 -- active Event, active Venue of it with published coordinates, and grid level: the Venue's cell at
 -- that level and the Event's `startLocalDate` sort keys. A page near a point walks, per cell that
 -- covers the radius, this table in the Events' date order (event_places_by_start_date), merges the

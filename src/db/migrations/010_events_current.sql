@@ -1,6 +1,6 @@
--- 010: the Events that may be current (decisions §4), found without walking the past (issue 16,
--- session 13). In the default order `temporalPhaseCode=current` walked every Event that started
--- before the first current one (at 1,000,000 Events: 480,000 of them, 1.9 s). A current Event's
+-- 010: the Events that may be current, found without walking the past (docs/architecture.md#current).
+-- In the default order `temporalPhaseCode=current` would walk every Event that started before the
+-- first current one: about half of the catalogue. A current Event's
 -- span holds the request's time: the instants [start, end) of one with both (the `exact` basis),
 -- otherwise its local dates [start date, end date or start date], which hold the Event's local
 -- today, within a day of the UTC date. src/queries/phase.ts `currentBound` asks these two indexes

@@ -1,4 +1,4 @@
--- 011: `temporalPhaseCode=historical` in the descending order (issue 16, session 13), the mirror of
+-- 011: `temporalPhaseCode=historical` in the descending order (docs/architecture.md#start-date-branches), the mirror of
 -- `upcoming` in the ascending one (migration 002). A historical Event either started at an instant
 -- that has passed (both rules with a start instant test it first) or has a local start date not
 -- after its local today (the calendar rule), which is at most the UTC date of the operation time

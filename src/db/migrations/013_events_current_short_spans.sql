@@ -1,13 +1,13 @@
 -- 013: the Events of `temporalPhaseCode=current`, in four indexes instead of migration 010's two
--- (issue 16, session 15). src/queries/phase.ts `currentBound` asks each with exactly these
+-- (docs/architecture.md#current). src/queries/phase.ts `currentBound` asks each with exactly these
 -- conditions. Long spans stay in GiST indexes of their spans; a short one is found from its
 -- start, which lies within the span's length before now:
 -- * with both instants, a span of at most 24 hours: a btree of (start, end) instants, read from
---   24 hours before now to now (at 1,000,000 demo Events: all 320,788 such spans);
+--   24 hours before now to now (in the demo catalogue, every such span);
 -- * with local dates only, a span of one local day (no end date, or an end date not after its
 --   start): current only on that day, within a day of the UTC date, so a btree of its start date
---   (494,216 of the 649,217 such Events).
--- The two GiST builds took 4.2 and 6.7 s of a 1M first import, the longest of its index builds.
+--   (most Events without both instants).
+-- Btrees build far faster than the GiSTs of every span, which were a first import's longest builds.
 DROP INDEX events_current_instants;
 DROP INDEX events_current_dates;
 CREATE INDEX events_current_instants ON events

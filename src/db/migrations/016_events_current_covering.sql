@@ -1,10 +1,10 @@
 -- 016: migration 013's four `current` indexes again, each with the columns a page of
--- `temporalPhaseCode=current` alone needs from its candidates (issue 16, session 19): the phase
+-- `temporalPhaseCode=current` alone needs from its candidates (docs/architecture.md#current): the phase
 -- rule's inputs (src/queries/phase.ts `phaseSql`), every Events order's keys and the id. That page
 -- asks each index apart (src/queries/current-candidates.ts) and filters, sorts and cuts its
--- candidates from index entries alone: at 1,000,000 demo Events ≈ 350 buffers instead of ≈ 1,300
--- (≈ 1,180 candidates' heap pages). Same keys and predicates, so `current` with other filters
--- reads them as before (a bitmap scan). Together ≈ 128 MB at 1M (were ≈ 18 MB); built in ≈ 6 s.
+-- candidates from index entries alone instead of every candidate's heap page. Same keys and
+-- predicates, so `current` with other filters reads them by a bitmap scan. The INCLUDE columns
+-- make the indexes several times larger.
 DROP INDEX events_current_instants;
 DROP INDEX events_current_hours;
 DROP INDEX events_current_dates;

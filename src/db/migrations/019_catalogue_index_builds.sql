@@ -1,8 +1,8 @@
--- 019: a first import's secondary indexes, built after its COMMIT (issue 16, session 26).
+-- 019: a first import's secondary indexes, built after its COMMIT (docs/architecture.md#the-importer).
 -- A first import drops the indexes of the tables it fills and builds them once the rows are in
--- (src/catalogue/bulk-load.ts). The builds used to run inside the import's transaction, one after
--- another on its one backend (≈ 50 s at 1,000,000 Events while the other cores idled). The
--- transaction now records each dropped index here, with its definition, and commits; the importer
+-- (src/catalogue/bulk-load.ts). Inside the import's transaction they would be built one after
+-- another on its one backend while the other cores idle. So the transaction records each dropped
+-- index here, with its definition, and commits; the importer
 -- then builds them on several connections, each index in its own transaction with the deletion of
 -- its row (src/catalogue/after-commit.ts). An importer stopped in between leaves its rows: the
 -- next import or `lineup migrate` builds what is left.

@@ -1,13 +1,10 @@
 -- 022: the two span indexes of `temporalPhaseCode=current` (migration 016: long spans of instants,
--- multi-day spans of local dates) as SP-GiST instead of GiST (issue 16, session 39). Same
+-- multi-day spans of local dates) as SP-GiST instead of GiST (docs/architecture.md#current). Same
 -- expressions, INCLUDE columns, predicates and names; the statements do not change. A page of
 -- `current` alone reads every entry whose span overlaps the days around now from
--- `events_current_dates` (≈ 340 of 155,000 at 1,000,000 demo Events), and GiST's overlapping
--- pages made that walk the largest part of its statement: the scan alone 0.56–0.68 ms with GiST,
--- 0.36–0.48 ms with SP-GiST's range quad tree (though it reads 107 buffers against 66); through
--- the API, the indexes swapped between rounds, SP-GiST ahead in five of six pairs (≈ 8% at the
--- median; docs/performance.md). Smaller (37 → 23 MB) and built
--- faster (≈ 4.2 → 2.7 s), which an import's work after COMMIT gains too.
+-- `events_current_dates` (a few hundred of many thousands), and GiST's overlapping pages make that
+-- walk the largest part of its statement; SP-GiST's range quad tree walks it faster, is smaller
+-- and builds faster, which an import's work after COMMIT gains too.
 -- Built under new names first, then swapped (as 020 and 021): reads go on during the builds.
 CREATE INDEX events_current_instants_next ON events
   USING spgist (tstzrange(start_at, greatest(start_at, end_at), '[)'))

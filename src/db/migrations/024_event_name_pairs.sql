@@ -1,13 +1,11 @@
--- 024: the adjacent word pairs of each active Event's folded name (issue 16, session 44). A
+-- 024: the adjacent word pairs of each active Event's folded name (docs/architecture.md#name-search). A
 -- `nameContains` term with two inner words side by side ("… kalani live at sirius …") asks this
 -- index for those pairs instead of migration 008's index for the words: a pair's posting list is
--- at most its rarer word's, and two pairs meet on far fewer names than two words. At 1,000,000
--- demo Events, "kalani live" and "at sirius" are in 750 and 2,386 names where "kalani" and "sirius"
--- are in 16,603 and 5,367: 11 candidates instead of 93, the bitmap index scan ≈ 0.16 ms instead of
--- ≈ 0.94 ms (src/queries/name-search.ts, docs/performance.md).
+-- at most its rarer word's, and two pairs meet on far fewer names than two words
+-- (src/queries/name-search.ts).
 -- The pairs of `string_to_array(name, ' ')`, each two neighbours joined by one space (an empty
--- element between two spaces makes pairs no term asks for). PL/pgSQL: ≈ 5 µs a name, where a SQL
--- function's sub-select took ≈ 15 µs and built-in expressions cannot pair neighbours.
+-- element between two spaces makes pairs no term asks for). PL/pgSQL: a SQL function's sub-select
+-- costs about three times as much per name, and built-in expressions cannot pair neighbours.
 CREATE FUNCTION event_name_pairs(name text) RETURNS text[]
   LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
 DECLARE

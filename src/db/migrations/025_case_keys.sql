@@ -1,8 +1,8 @@
--- 025: the stored case-insensitive keys as the importer now writes them (src/text/normalize.ts
+-- 025: the stored case-insensitive keys as the importer writes them (src/text/normalize.ts
 -- `caseKey`): lower-cased, then each lower-case letter that has a lower-case twin replaced by
--- that twin, so that texts that differ only in case share one key. Until now the keys were
--- `toLowerCase()` alone, which lower-cases Σ to ς at the end of a word and to σ elsewhere: the
--- Venue `ΚΟΣΜΟΣ` was stored as `κοσμος` and `nameContains=ΚΟΣ` (`κος`) did not find it.
+-- that twin, so that texts that differ only in case share one key. A key of `toLowerCase()`
+-- alone lower-cases Σ to ς at the end of a word and to σ elsewhere: the Venue `ΚΟΣΜΟΣ` would be
+-- stored as `κοσμος` and `nameContains=ΚΟΣ` (`κος`) would not find it.
 --
 -- The stored keys are already lower-cased, so the new key of each is the old one with the twins
 -- replaced: `translate` with the pairs of normalize.ts `FOLDS`, in the same order (µ ſ ͅ ς ϐ ϑ ϕ ϖ

@@ -1,5 +1,5 @@
 /**
- * Extension (decisions §8, issue 18): GET /v1/artists/{artistId}/calendar.ics,
+ * Extension (docs/api-guide.md): GET /v1/artists/{artistId}/calendar.ics,
  * /v1/venues/{venueId}/calendar.ics and /v1/series/{seriesId}/calendar.ics. No query parameters;
  * feed rows (404 when the parent is missing or inactive) → iCalendar text → weak ETag/304 with
  * the resource cache policy. HEAD, CORS, rate limits and the request id come from the app hooks.
