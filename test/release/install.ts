@@ -91,8 +91,10 @@ describe('release install: npm pack, npm install --omit=dev, lineup on PGlite', 
     }
     assert.ok(MIGRATIONS.length > 0);
     for (const m of MIGRATIONS) assert.ok(files.includes(`dist/db/migrations/${m}`), `migration ${m} is in the tarball`);
-    const unwanted = files.filter((f) => !/^(bin|dist)\//.test(f) && !['package.json', 'README.md'].includes(f));
-    assert.deepEqual(unwanted, [], 'nothing outside bin/ and dist/ but package.json and README.md');
+    // npm packs LICENSE whatever `files` says; the licence must travel with the code anyway
+    const unwanted = files.filter((f) => !/^(bin|dist)\//.test(f) && !['package.json', 'README.md', 'LICENSE'].includes(f));
+    assert.deepEqual(unwanted, [], 'nothing outside bin/ and dist/ but package.json, README.md and LICENSE');
+    assert.ok(files.includes('LICENSE'), 'the licence is in the tarball');
     assert.deepEqual(files.filter((f) => f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts'))), []);
   });
 
