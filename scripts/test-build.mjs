@@ -2,7 +2,7 @@
 // so that each test file's process loads plain JavaScript.
 //
 // Why: node:test runs every file in a process of its own, and under tsx each one loaded the app's
-// module graph through tsx's module hooks, which Node 20 runs on a thread of their own: ≈ 1.1 s of
+// module graph through tsx's module hooks, which Node runs on a thread of their own: ≈ 1.1 s of
 // wall time and ≈ 1.6 s of CPU per file on the 2-core CI machine (a file that only imports
 // test/helper.ts: 1.7–2.0 s under tsx, 0.75–0.85 s from JavaScript), ≈ 200 processes per `.ci/run`.
 // esbuild (the transpiler tsx itself runs) turns each file into the same JavaScript tsx would have
@@ -50,7 +50,7 @@ export async function buildTests(out) {
     const { code } = await transform(readFileSync(file, 'utf8'), {
       loader: 'ts',
       format: 'esm',
-      target: 'node20',
+      target: 'node24',
       tsconfigRaw,
       sourcemap: 'inline',
       // the map names the source as seen from the emitted file

@@ -4,7 +4,7 @@
 // run on PGlite always and also on PostgreSQL when TEST_DATABASE_URL is set (see test/helper.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { buildTests } from './test-build.mjs';
 
 function find(dir) {
@@ -43,7 +43,7 @@ const engines = !process.env.TEST_DATABASE_URL
   : process.env.LINEUP_TEST_ENGINES === 'postgres'
     ? `PostgreSQL${only.length === 0 ? ' (the files that run against an engine)' : ''}`
     : 'PGlite and PostgreSQL';
-console.log(`running ${files.length} test files on ${engines}`);
+console.log(`running ${files.length} test files on ${engines}, Node.js ${process.versions.node}`);
 // one directory per run: two runs in one checkout do not write each other's files; a run stopped
 // by a signal leaves its directory, removed by the next run once its process is gone
 const cache = join('node_modules', '.cache', 'lineup-test');
@@ -51,7 +51,8 @@ for (const name of existsSync(cache) ? readdirSync(cache) : []) {
   const pid = /^run-(\d+)$/.exec(name)?.[1];
   if (pid !== undefined && !alive(Number(pid))) rmSync(join(cache, name), { recursive: true, force: true });
 }
-const out = join(cache, `run-${process.pid}`);
+// absolute: node --test reads a relative argument as a glob pattern, and its globs skip node_modules
+const out = resolve(cache, `run-${process.pid}`);
 const compiled = await buildTests(out);
 let result;
 try {

@@ -144,11 +144,12 @@ export async function serve(config: Config): Promise<RunningServer> {
   const state: ServiceState = { stopping: false };
   const operations = createOperations(db, config);
   const app = await buildApp({ config, db, logger, state, operations });
-  // Fastify writes the one start-up line: where it listens and which database it uses.
+  // Fastify writes the one start-up line: where it listens, which database it uses and which
+  // Node.js runs it.
   await app.listen({
     host: config.host,
     port: config.port,
-    listenTextResolver: (address) => `Lineup listening on ${address} (database: ${db.description})`,
+    listenTextResolver: (address) => `Lineup listening on ${address} (database: ${db.description}) on Node.js ${process.versions.node}`,
   });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,7 +1,9 @@
 /**
  * The release install, as an operator does it: `npm pack` in the repository, then, in an empty
  * directory, `npm install --omit=dev <tarball>` (from the npm registry) and `npx lineup migrate`,
- * `npx lineup import`, `npx lineup serve` on PGlite, one request, SIGTERM.
+ * `npx lineup import`, `npx lineup serve` on PGlite, one request, SIGTERM. npm and the installed
+ * `lineup` run on the Node.js that runs this file (under `npm run test:release`, the `node` dev
+ * dependency's, the floor's line): its directory comes first on the PATH of every command.
  *
  * Not a *.test.ts file: `npm test` does not run it (it rebuilds dist/ through `npm pack` and
  * needs the registry). `npm run test:release` runs it; CI calls that after the main suites.
@@ -11,13 +13,14 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const MIGRATIONS = readdirSync(join(REPO, 'src/db/migrations')).filter((f) => f.endsWith('.sql'));
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const NPX = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+const FLOOR = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
 
 /** The command lines of the processes of a process group (Linux /proc). */
 function processGroup(pgid: number): string[][] {
@@ -75,11 +78,20 @@ describe('release install: npm pack, npm install --omit=dev, lineup on PGlite', 
     // (its own package.json, so npm installs here rather than in a parent project)
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'lineup-release-check', private: true }));
     const { TEST_DATABASE_URL: _, ...rest } = process.env;
-    env = { ...rest, DATABASE_URL: `pglite:${join(work, 'catalogue')}`, HOST: '127.0.0.1', PORT: '0', LINEUP_LOG_LEVEL: 'info' };
+    // npm's own `#!/usr/bin/env node` and the installed bin's `env -S node` find this Node first
+    const PATH = [dirname(process.execPath), rest.PATH].filter(Boolean).join(delimiter);
+    env = { ...rest, PATH, DATABASE_URL: `pglite:${join(work, 'catalogue')}`, HOST: '127.0.0.1', PORT: '0', LINEUP_LOG_LEVEL: 'info' };
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
   let tarball: string;
+
+  it('runs on a Node.js at the floor or above, and npm runs on the same one', () => {
+    assert.match(FLOOR, /^>=\d+$/);
+    assert.ok(Number(process.versions.node.split('.')[0]) >= Number(FLOOR.slice(2)), `${process.version} is not ${FLOOR}`);
+    const versions = JSON.parse(run(NPM, ['version', '--json'], app).stdout) as { node: string };
+    assert.equal(versions.node, process.versions.node);
+  });
 
   it('npm pack: the built code, the migrations and the bin; no sources, tests or source maps', () => {
     const r = run(NPM, ['pack', '--json', '--pack-destination', work], REPO);
@@ -100,8 +112,12 @@ describe('release install: npm pack, npm install --omit=dev, lineup on PGlite', 
 
   it('npm install --omit=dev <tarball> into an empty directory needs no dev dependency', () => {
     // npm never runs `prepare` (tsc) for a tarball: with typescript absent, a build would fail here
-    run(NPM, ['install', '--omit=dev', '--no-audit', '--no-fund', tarball], app);
+    const installed = run(NPM, ['install', '--omit=dev', '--no-audit', '--no-fund', tarball], app);
+    // no installed package declares a runtime that leaves out this one
+    assert.doesNotMatch(installed.stderr, /EBADENGINE/, installed.stderr);
     const modules = join(app, 'node_modules');
+    const manifest = JSON.parse(readFileSync(join(modules, 'lineup', 'package.json'), 'utf8')) as { engines?: { node?: string } };
+    assert.equal(manifest.engines?.node, FLOOR, 'the tarball declares the runtime floor');
     assert.ok(existsSync(join(modules, 'lineup', 'dist', 'cli.js')));
     assert.ok(existsSync(join(modules, 'fastify')) && existsSync(join(modules, '@electric-sql', 'pglite')));
     for (const dev of ['typescript', 'tsx', '@types/node', 'fast-check', 'playwright-core', '@redocly/cli']) {
@@ -138,6 +154,8 @@ describe('release install: npm pack, npm install --omit=dev, lineup on PGlite', 
       const res = await fetch(`${url}/v1/events?fields=name,venues`);
       assert.equal(res.status, 200);
       const body = (await res.json()) as { data: { publicId: string; name: string; venues: { items: { name: string }[] } }[] };
+      // the start-up line names the runtime: this one, through the PATH
+      assert.match(out, new RegExp(`"Lineup listening on \\S+ \\(database: [^)]*\\) on Node\\.js ${process.versions.node.replaceAll('.', '\\.')}"`));
       // exactly the imported Event: the store is the one `lineup import` wrote (no demo seeded)
       assert.deepEqual(body.data.map((e) => [e.publicId, e.name, e.venues.items.map((v) => v.name)]), [
         ['evt000000001', 'Björk at the Olympia', ['Olympia']],
