@@ -32,8 +32,8 @@ const RAW_DEPTH = 3;
 
 /**
  * The body of a success envelope: JSON.stringify's bytes, except that RawJson values are spliced
- * in. Written here because Node 20's JSON.stringify has no raw-JSON value (JSON.rawJSON came
- * later). The top RAW_DEPTH levels of objects and arrays are walked as JSON.stringify walks them
+ * in. Written here because JSON.rawJSON accepts only primitive JSON texts, not the objects and
+ * arrays a projection renders. The top RAW_DEPTH levels of objects and arrays are walked as JSON.stringify walks them
  * (own enumerable keys in order, undefined, functions and symbols skipped); below them, and for
  * every other value, JSON.stringify writes its own output.
  */
