@@ -18,6 +18,7 @@ const SCALAR_CONFIGURATION = {
   showDeveloperTools: 'never',
   hideClientButton: false,
   documentDownloadType: 'json',
+  defaultOpenAllTags: true,
 };
 
 const mountScript = (): string =>
@@ -35,6 +36,8 @@ export function docsPage(scriptName: string): DocsPage {
   const html =
     '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">\n' +
+    // no favicon request: the page asks this origin for its script and the document only
+    '<link rel="icon" href="data:,">\n' +
     `<title>${DOCS_TITLE}</title>\n</head>\n<body>\n<div id="app"></div>\n` +
     `<script src="/docs/${scriptName}"></script>\n<script>${mount}</script>\n</body>\n</html>\n`;
   const csp = [
