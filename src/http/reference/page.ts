@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 
-export const DOCS_TITLE = 'Lineup API reference';
+const DOCS_TITLE = 'Lineup API reference';
 
 const SCALAR_CONFIGURATION = {
   url: '/openapi.json',
@@ -16,7 +16,6 @@ const SCALAR_CONFIGURATION = {
   agent: { disabled: true },
   mcp: { disabled: true },
   showDeveloperTools: 'never',
-  hideClientButton: false,
   documentDownloadType: 'json',
   defaultOpenAllTags: true,
 };
