@@ -10,6 +10,7 @@
  *   admission   stopping, rate limit, route executions, URL length, no bodies
  *   read-gate   admitted database reads
  *   routes      controls → plan → SQL → projection → envelope → ETag
+ *   reference   /openapi.json and /docs, unless LINEUP_DOCS=false
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -34,6 +35,8 @@ import type { RouteContext } from './http/routes/context.js';
 import { eventMemberRoutes } from './http/routes/event-members.js';
 import { eventsRoutes } from './http/routes/events.js';
 import { operationalRoutes } from './http/routes/operational.js';
+import { servedPaths } from './http/routes/known-paths.js';
+import { referenceRoutes } from './http/routes/reference.js';
 import { seriesRoutes } from './http/routes/series.js';
 import { venuesRoutes } from './http/routes/venues.js';
 import type { ServiceState } from './http/service-state.js';
@@ -61,6 +64,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const clock = opts.clock ?? (() => new Date());
   const ops = opts.operations ?? createOperations(db, config);
   const { metrics } = ops;
+  const served = servedPaths(config.docs);
   const options: FastifyServerOptions = {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
@@ -75,14 +79,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       requestTimeoutMs: config.requestTimeoutMs,
       onRefusal: (refusal) => parserRefused(app.log, metrics, refusal),
     }),
-    frameworkErrors: routerRefusal(() => app),
+    frameworkErrors: routerRefusal(() => app, served),
   };
   const app: FastifyInstance = Fastify({ ...options, ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }) });
 
-  await app.register(errors, { metrics });
+  await app.register(errors, { metrics, served });
   await app.register(observe, { metrics, pool: db.pool });
   await app.register(connection, { maxRequestsPerConnection: config.maxRequestsPerConnection });
-  await app.register(cors);
+  await app.register(cors, { reference: config.docs });
   await app.register(admission, { config, state, metrics, limiterNow: opts.limiterNow });
   await app.register(readGate, { config, db, metrics, onStatement: opts.onStatement });
 
@@ -94,6 +98,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   venuesRoutes(app, ctx);
   seriesRoutes(app, ctx);
   calendarRoutes(app, ctx);
+  if (config.docs) referenceRoutes(app);
 
   await app.ready();
   return app;

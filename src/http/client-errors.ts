@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { ALLOW_ORIGIN, EXPOSED_HEADERS } from './cors-headers.js';
 import { pathOf } from '../controls/query-string.js';
 import { errorBody, invalidQuery, methodNotAllowed, notFound, uriTooLong, ApiError } from './errors.js';
-import { knownPath } from './routes/known-paths.js';
+import { knownPath, type ServedPaths } from './routes/known-paths.js';
 import { CACHE_NONE, JSON_TYPE } from './respond.js';
 
 type ParserError = Error & { code?: string; rawPacket?: unknown; bytesParsed?: number };
@@ -101,8 +101,8 @@ export const clientErrorHandler = createClientErrorHandler();
  * 405 with Allow, anything else (an authority such as `host:443` included) 404; then the
  * connection is closed, as Node would not read another request from it.
  */
-export function refuseConnect(req: http.IncomingMessage, socket: Socket): void {
-  const known = knownPath(pathOf(req.url ?? ''));
+export function refuseConnect(req: http.IncomingMessage, socket: Socket, served: ServedPaths): void {
+  const known = knownPath(pathOf(req.url ?? ''), served);
   writeRefusal(socket, known ? methodNotAllowed(known.allow) : notFound(), randomUUID(), false);
 }
 

@@ -9,6 +9,7 @@ import type { Config } from '../config/config.js';
 import { trustedMatcher } from '../config/trusted-sources.js';
 import { acceptProxyProtocol } from '../limits/proxy-protocol.js';
 import { refuseConnect } from './client-errors.js';
+import { servedPaths } from './routes/known-paths.js';
 import type { Operations } from './admin/operations.js';
 
 export function createListener(config: Config, ops: Operations, handler: http.RequestListener): http.Server {
@@ -26,7 +27,8 @@ export function createListener(config: Config, ops: Operations, handler: http.Re
     handler,
   );
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
-  server.on('connect', (req: http.IncomingMessage, socket: Socket) => refuseConnect(req, socket));
+  const served = servedPaths(config.docs);
+  server.on('connect', (req: http.IncomingMessage, socket: Socket) => refuseConnect(req, socket, served));
   if (config.proxyProtocol.length > 0) {
     acceptProxyProtocol(server, {
       trusted: trustedMatcher(config.proxyProtocol),

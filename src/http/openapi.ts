@@ -27,6 +27,7 @@ import { Artist, Edition, EditionProgram, Series, SeriesMembership, Venue } from
 import { ALLOW_ORIGIN, EXPOSED_HEADERS, PREFLIGHT } from './cors-headers.js';
 import { CACHE_NONE, CACHE_RESOURCE } from './respond.js';
 import { ALLOWED_METHODS } from './routes/known-paths.js';
+import EXAMPLES from './reference/examples.generated.js';
 
 export interface OperationSpec {
   readonly path: string;
@@ -188,6 +189,18 @@ function errorResponses(method: Method, resource: boolean, allow: string): Recor
   return responses;
 }
 
+/** The GET's examples, set on its 200 and on the refusal's response (a HEAD has no body to show). */
+function withExamples(operationId: string, responses: Record<string, any>, contentType: string): void {
+  for (const [status, example] of Object.entries(EXAMPLES[operationId] ?? {})) {
+    const response = responses[status];
+    if (response === undefined) throw new Error(`examples.json: ${operationId} has no ${status} response`);
+    const type = status === '200' ? contentType : 'application/json';
+    const content = response.content[type];
+    const name = status === '200' ? 'demo' : (example.value as { error: { type: string } }).error.type;
+    response.content = { ...response.content, [type]: { ...content, examples: { [name]: { summary: example.summary, description: `GET ${example.request}`, value: example.value } } } };
+  }
+}
+
 function operation(op: OperationSpec, method: 'get' | 'head') {
   const resource = op.kind !== 'operational';
   const successHeaders = resource ? { ...COMMON_HEADERS, ...CACHED, ...ETAG, ...DATE } : { ...COMMON_HEADERS, ...NO_STORE };
@@ -205,6 +218,7 @@ function operation(op: OperationSpec, method: 'get' | 'head') {
     };
   }
   Object.assign(responses, errorResponses(method, resource, ALLOWED_METHODS));
+  if (method === 'get') withExamples(op.operationId, responses, op.contentType ?? 'application/json');
   const parameters: Record<string, unknown>[] = op.parameters.map((p) => ({
     name: p.name,
     in: p.in,
@@ -290,11 +304,17 @@ export function openApiDocument(): Record<string, unknown> {
         'Collections are paged: follow links.next until it is null. Output updatedAt values are compared as strings. ' +
         'Every GET, operational ones included, also answers HEAD (same headers, no body) and OPTIONS (browser preflight). ' +
         'Extensions beyond the v1 contract (additive): near/radiusKm on /v1/venues and /v1/events with sort=distance and distanceKm on Venues, ' +
-        'and the text/calendar feeds /v1/artists/{artistId}/calendar.ics, /v1/venues/{venueId}/calendar.ics, /v1/series/{seriesId}/calendar.ics.',
-      license: { name: 'UNLICENSED (proprietary)' },
+        'and the text/calendar feeds /v1/artists/{artistId}/calendar.ics, /v1/venues/{venueId}/calendar.ics, /v1/series/{seriesId}/calendar.ics. ' +
+        'The service also answers this document at /openapi.json and an interactive reference at /docs (outside /v1, not operations of this contract; off with LINEUP_DOCS=false).',
+      license: { name: 'Apache License 2.0', identifier: 'Apache-2.0' },
     },
     tags: TAGS,
     security: [],
     paths,
   };
+}
+
+/** The document as `lineup openapi` prints it and GET /openapi.json answers it: the committed openapi.json. */
+export function openApiText(): string {
+  return `${JSON.stringify(openApiDocument(), null, 2)}\n`;
 }

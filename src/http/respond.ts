@@ -42,6 +42,25 @@ export function sendResourceText(request: FastifyRequest, reply: FastifyReply, t
   return reply.code(200).type(contentType).send(body);
 }
 
+/** A fixed answer (the API reference's document, page and script), rendered once. */
+export interface Asset {
+  readonly body: Buffer;
+  readonly etag: string;
+  readonly type: string;
+  readonly cacheControl: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** An Asset, with its ETag and 304 on a matching `If-None-Match` as for resource reads. */
+export function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset): FastifyReply {
+  reply.header('ETag', asset.etag).header('Cache-Control', asset.cacheControl).header('X-Content-Type-Options', 'nosniff');
+  for (const [name, value] of Object.entries(asset.headers ?? {})) reply.header(name, value);
+  if (ifNoneMatchMatches(request.headers['if-none-match'], asset.etag)) {
+    return reply.code(304).removeHeader('Content-Type').send();
+  }
+  return reply.code(200).type(asset.type).send(asset.body);
+}
+
 /** A successful operational read (health, ready): never cached. */
 export function sendUncached(reply: FastifyReply, payload: unknown): FastifyReply {
   return reply.code(200).header('Cache-Control', CACHE_NONE).type(JSON_TYPE).send(JSON.stringify(payload));

@@ -62,6 +62,12 @@ function validatorOf(schema: object): ValidateFunction {
   return fn;
 }
 
+/** Why `value` does not match `schema` (ajv, as for the exchanges), or null when it does. */
+export function schemaErrors(schema: object, value: unknown): string | null {
+  const validate = validatorOf(schema);
+  return validate(value) ? null : ajv.errorsText(validate.errors, { separator: '; ' });
+}
+
 /** The path template of the contract a request path matches, or undefined (an unknown path). */
 export function templateOf(pathname: string): string | undefined {
   return load().templates.find((t) => t.pattern.test(pathname))?.template;

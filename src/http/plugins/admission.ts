@@ -13,7 +13,7 @@ import type { Metrics } from '../../metrics/metrics.js';
 import { MAX_URL_BYTES } from '../../plan/url-budget.js';
 import { invalidQuery, methodNotAllowed, notFound, rateLimited, unavailable, uriTooLong } from '../errors.js';
 import { refuse, scopeOf } from '../observe.js';
-import { allows, knownPath } from '../routes/known-paths.js';
+import { allows, knownPath, servedPaths } from '../routes/known-paths.js';
 import type { ServiceState } from '../service-state.js';
 import { addRequestStage } from './request-stages.js';
 
@@ -35,6 +35,7 @@ export const admission = fp<AdmissionOptions>(
       ...(limiterNow ? { now: limiterNow } : {}),
     });
     const routeGate = new Gate(config.maxActiveRequests);
+    const served = servedPaths(config.docs);
     const executions = new WeakMap<object, () => void>();
     metrics.watch({ routeExecutionsInUse: () => routeGate.active, limiterIdentities: () => limiter.size });
 
@@ -82,7 +83,7 @@ export const admission = fp<AdmissionOptions>(
         reply.header('Connection', 'close');
         // Decisions §5: the path and the method are decided before the body (unknown path 404,
         // unsupported method 405 with Allow); only a supported method with a body is a 400.
-        const known = knownPath(pathOf(request.raw.url ?? ''));
+        const known = knownPath(pathOf(request.raw.url ?? ''), served);
         if (!known) throw notFound();
         if (!allows(known, request.method)) throw methodNotAllowed(known.allow);
         throw invalidQuery('Request bodies are not accepted.');

@@ -13,21 +13,23 @@ import type { Metrics } from '../../metrics/metrics.js';
 import { frameworkRefusalStatus, methodNotAllowed, notFound, publicError } from '../errors.js';
 import { refuse } from '../observe.js';
 import { sendError } from '../respond.js';
-import { ALLOWED_METHODS, allows, knownPath } from '../routes/known-paths.js';
+import { ALLOWED_METHODS, allows, knownPath, type ServedPaths } from '../routes/known-paths.js';
 import { runRequestStages } from './request-stages.js';
 
 export interface ErrorsOptions {
   readonly metrics: Metrics;
+  /** The paths this service answers (a 405 on them, a 404 elsewhere). */
+  readonly served: ServedPaths;
 }
 
 export const errors = fp<ErrorsOptions>(
-  async (app, { metrics }) => {
+  async (app, { metrics, served }) => {
     app.setErrorHandler((err, request, reply) => {
       // Fastify's own 4xx for a method no route serves (QUERY: Fastify parses its body before the
       // not-found handler, and refuses it) is decided by path and method first, as decisions §5
       // says: an unknown path 404, a known one 405 with Allow.
       if (!SERVED_METHODS.has(request.method) && frameworkRefusalStatus(err) !== null) {
-        const known = knownPath(pathOf(request.raw.url ?? ''));
+        const known = knownPath(pathOf(request.raw.url ?? ''), served);
         return sendError(reply, known && !allows(known, request.method) ? methodNotAllowed(known.allow) : notFound());
       }
       const { kind, error } = publicError(err);
@@ -45,7 +47,7 @@ export const errors = fp<ErrorsOptions>(
     });
 
     app.setNotFoundHandler((request, reply) => {
-      const known = knownPath(pathOf(request.raw.url ?? ''));
+      const known = knownPath(pathOf(request.raw.url ?? ''), served);
       return sendError(reply, known ? methodNotAllowed(known.allow) : notFound());
     });
   },
@@ -62,11 +64,11 @@ const SERVED_METHODS: ReadonlySet<string> = new Set(ALLOWED_METHODS.split(', '))
  * request. Such a path holds no well-formed publicId, so it is a 404 (decisions §2), or a 405
  * for a method the path shape does not allow.
  */
-export function routerRefusal(app: () => FastifyInstance) {
+export function routerRefusal(app: () => FastifyInstance, served: ServedPaths) {
   return (_err: unknown, request: FastifyRequest, reply: FastifyReply): void => {
     runRequestStages(app(), request, reply)
       .then(() => {
-        const known = knownPath(pathOf(request.raw.url ?? ''));
+        const known = knownPath(pathOf(request.raw.url ?? ''), served);
         throw known && !allows(known, request.method) ? methodNotAllowed(known.allow) : notFound();
       })
       .catch((err: unknown) => sendError(reply, publicError(err).error));

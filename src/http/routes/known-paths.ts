@@ -1,6 +1,7 @@
 /**
- * Every path the API serves (decisions §2) with the methods it allows, so an unsupported
- * method on a known path is a 405 with `Allow`, and anything else a 404 (decisions §5).
+ * Every path the API serves (decisions §2), and the API reference's when it is served
+ * (LINEUP_DOCS), with the methods each allows, so an unsupported method on a known path is a
+ * 405 with `Allow`, and anything else a 404 (decisions §5).
  */
 
 export interface KnownPath {
@@ -38,17 +39,27 @@ export const RESOURCE_PATHS = [
 
 export const OPERATIONAL_PATHS = ['/v1/health', '/v1/ready'] as const;
 
-const toPattern = (path: string) => new RegExp(`^${path.replace(/:[A-Za-z]+/g, SEGMENT)}$`);
+/**
+ * The API reference (outside /v1, not operations of the contract): the document, the page, and
+ * the page's script (its one asset, named by its content).
+ */
+export const REFERENCE_PATHS = ['/openapi.json', '/docs', '/docs/:asset'] as const;
 
-const KNOWN: readonly KnownPath[] = [
-  ...RESOURCE_PATHS.map((p) => ({ pattern: toPattern(p), allow: ALLOWED_METHODS })),
-  ...OPERATIONAL_PATHS.map((p) => ({ pattern: toPattern(p), allow: ALLOWED_METHODS })),
-];
+const toPattern = (path: string) => new RegExp(`^${path.replace(/:[A-Za-z]+/g, SEGMENT)}$`);
+const known = (paths: readonly string[]): KnownPath[] => paths.map((p) => ({ pattern: toPattern(p), allow: ALLOWED_METHODS }));
+
+/** The paths one service answers: the API's, and the reference's when it is served. */
+export type ServedPaths = readonly KnownPath[];
+
+const API: ServedPaths = known([...RESOURCE_PATHS, ...OPERATIONAL_PATHS]);
+const API_AND_REFERENCE: ServedPaths = [...API, ...known(REFERENCE_PATHS)];
+
+export const servedPaths = (reference: boolean): ServedPaths => (reference ? API_AND_REFERENCE : API);
 
 /** The known path `path` is (a request's path, undecoded), as the router matches it; else undefined. */
-export function knownPath(path: string): KnownPath | undefined {
+export function knownPath(path: string, served: ServedPaths): KnownPath | undefined {
   const routed = routedPath(path);
-  return KNOWN.find((k) => k.pattern.test(routed));
+  return served.find((k) => k.pattern.test(routed));
 }
 
 /**
