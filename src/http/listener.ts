@@ -27,6 +27,10 @@ export function createListener(config: Config, ops: Operations, handler: http.Re
   );
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   server.on('connect', (req: http.IncomingMessage, socket: Socket) => refuseConnect(req, socket));
+  // An Expect other than 100-continue: Node's own answer is a bare 417 with no envelope or
+  // request id. RFC 9110 §10.1.1 lets a server ignore an expectation it does not support, so the
+  // request is served as if it had none: the normal answer, or the envelope of its refusal.
+  server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => handler(req, res));
   if (config.proxyProtocol.length > 0) {
     acceptProxyProtocol(server, {
       trusted: trustedMatcher(config.proxyProtocol),
