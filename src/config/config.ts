@@ -43,6 +43,8 @@ export interface Config {
   readonly connectionTimeoutMs: number;
   /** Rate limiter: an identity idle this long is forgotten (spec Limits: 5 min). */
   readonly rateIdleMs: number;
+  /** Refusals are logged as one summary line per this interval, never a line each. */
+  readonly refusalLogIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -146,6 +148,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lockTimeoutMs: integer(env, 'LINEUP_LOCK_TIMEOUT_MS', 500, 1, 600_000),
     connectionTimeoutMs: integer(env, 'LINEUP_CONNECTION_TIMEOUT_MS', 2000, 1, 600_000),
     rateIdleMs: integer(env, 'LINEUP_RATE_IDLE_MS', 300_000, 1, 86_400_000),
+    refusalLogIntervalMs: integer(env, 'LINEUP_REFUSAL_LOG_INTERVAL_MS', 10_000, 10, 3_600_000),
   };
 }
 
