@@ -26,6 +26,11 @@ function handleOf(socket: Socket): ReadingHandle | null {
   return handle && typeof handle.readStop === 'function' && typeof handle.readStart === 'function' ? (handle as ReadingHandle) : null;
 }
 
+/** Node's HTTP server stops reading a connection whose client does not read its responses. */
+function nodePaused(socket: Socket): boolean {
+  return (socket as unknown as { _paused?: boolean })._paused === true;
+}
+
 /**
  * At most one request a connection per turn out of `maxRequestsPerConnection` is closing it, and
  * a turn accepts one connection: half the limit (at most 32, so that a turn stays a few
@@ -60,7 +65,8 @@ export class TurnBudget {
     this.schedule();
     if (++this.read <= this.perTurn && this.parked.size === 0) return;
     const handle = handleOf(socket);
-    if (handle === null || socket.destroyed || this.parked.has(socket)) return;
+    // a connection Node itself stopped reading (its responses are not being read) stays Node's
+    if (handle === null || handle.reading !== true || socket.destroyed || this.parked.has(socket)) return;
     if (handle.readStop() === 0) {
       handle.reading = false;
       this.parked.add(socket);
@@ -81,10 +87,10 @@ export class TurnBudget {
       if (resumed >= this.perTurn) break;
       this.parked.delete(socket);
       const handle = handleOf(socket);
-      if (handle === null || socket.destroyed) continue;
+      // gone, already reading again, or paused by Node meanwhile (it resumes those itself)
+      if (handle === null || socket.destroyed || handle.reading === true || nodePaused(socket)) continue;
       handle.reading = true;
-      const err = handle.readStart();
-      if (err !== 0) socket.destroy();
+      if (handle.readStart() !== 0) socket.destroy(); // as Node does when it cannot read a socket
       resumed++;
     }
     if (this.parked.size > 0) this.schedule();

@@ -110,6 +110,22 @@ describe('turn budget', () => {
     for (const { client } of [a, b, c]) client.destroy();
   });
 
+  it('leaves alone a connection that is not being read (Node stops reading a client that does not read its answers)', async () => {
+    const turns: (() => void)[] = [];
+    const budget = new TurnBudget(1, (callback) => turns.push(callback));
+    const [a, b] = [await pair(), await pair()];
+    b.server.pause();
+    const handle = (b.server as unknown as { _handle: { reading: boolean; readStop(): number } })._handle;
+    handle.readStop();
+    handle.reading = false;
+    budget.count(a.server);
+    budget.count(b.server);
+    assert.equal(budget.waiting, 0, 'not parked');
+    turns.shift()!();
+    assert.equal(reading(b.server), false, 'and not resumed by a turn');
+    for (const { client } of [a, b]) client.destroy();
+  });
+
   it('reads at most half the requests a connection may carry per turn, at most 32', () => {
     assert.equal(requestsPerTurn(100), 32);
     assert.equal(requestsPerTurn(40), 20);
