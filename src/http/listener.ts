@@ -16,6 +16,7 @@ export function createListener(config: Config, ops: Operations, handler: http.Re
   // a turn of the event loop reads a bounded number of requests, so that it keeps accepting
   // connections under overload (turn-budget.ts)
   const turns = new TurnBudget(requestsPerTurn(config.maxRequestsPerConnection));
+  ops.metrics.watch({ connectionsWaitingTurn: () => turns.waiting });
   const serve: http.RequestListener = (req, res) => {
     turns.count(req.socket);
     handler(req, res);
