@@ -7,6 +7,7 @@
 //   GET /pg-json/<scenario>  (the Events first page) the page statement wrapped in json_agg:
 //                            PostgreSQL renders the JSON, Node passes the text through.
 //   GET /fixed               a fixed body of the Events first page's bytes, no database (context).
+//   GET /v1/health           a constant answer, no database (the overload scenario's probe).
 // env: PORT, DATABASE_URL, SCENARIOS_FILE (JSON: { id: [{ name?, text, values }] }), BODY_FILE, POOL_SIZE
 import fs from 'node:fs';
 import Fastify from 'fastify';
@@ -46,5 +47,7 @@ app.get('/fixed', (_request, reply) => {
   reply.header('content-type', 'application/json; charset=utf-8').send(body);
 });
 app.get('/v1/ready', (_request, reply) => reply.send({ status: 'ready' }));
+// the overload scenario's probe (bench/lib/overload.mjs)
+app.get('/v1/health', (_request, reply) => reply.send({ status: 'ok' }));
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => app.close().then(() => pool.end()).then(() => process.exit(0)));

@@ -14,14 +14,18 @@
  *      first page the PostgreSQL-rendered reference (json_agg, text passed through), in turns:
  *      --rounds rounds of --duration seconds per side, each run right after --warmup seconds of
  *      its own requests; medians of the rounds; a fixed-body route as context; concurrency 1 and 16; the server's peak RSS from /proc.
- *   4. Report: bench/results.md (1M on PostgreSQL) or bench/results-<engine>-<N>.md.
+ *   4. Overload (bench/lib/overload.mjs): wrk c=256 closed loop on the Events first page against
+ *      `lineup serve` with its default limits, a separate client timing GET /v1/health (p99 ≤
+ *      250 ms), the bare reference under the same load and probe, in turns.
+ *   5. Report: bench/results.md (1M on PostgreSQL) or bench/results-<engine>-<N>.md.
  *
  * One module per stage in bench/lib/: config.mjs (options), prepare.mjs, scenarios.mjs (capture, raw
  * SQL, plans), load.mjs, report.mjs, util.mjs; this file runs them in order.
  *
  * Options: --events N | --quick, --engine postgres|pglite, --database URL (PostgreSQL; default
  * $BENCH_DATABASE_URL or postgresql://app:app@127.0.0.1:5432/bench), --seed S, --duration SEC (3),
- * --rounds N (3), --warmup SEC (1), --connections 1,16, --db-reads N (max(4, connections)), --only REGEX, --out FILE, --reseed, --prepare-only (seed or reuse the catalogue, then stop).
+ * --rounds N (3), --warmup SEC (1), --connections 1,16, --db-reads N (max(4, connections)), --only REGEX, --out FILE, --reseed, --prepare-only (seed or reuse the catalogue, then stop),
+ * --overload-only (the overload scenario alone → bench/results-overload-<engine>-<N>.md), --no-overload.
  * The PostgreSQL database must exist (create it once as a superuser, see bench/README.md);
  * its public schema is dropped and recreated when the catalogue must be (re)seeded.
  */
@@ -31,7 +35,8 @@ import pg from 'pg';
 import { CONNECTIONS, DATABASE_URL, ENGINE, EVENTS, OUT, PG_URL, ROOT, SERVER_ENV, WORK, log, opt } from './lib/config.mjs';
 import { measureInTurns, requireWrk } from './lib/load.mjs';
 import { prepare } from './lib/prepare.mjs';
-import { AGAINST_FIRST, renderReport } from './lib/report.mjs';
+import { measureOverload } from './lib/overload.mjs';
+import { AGAINST_FIRST, renderOverloadReport, renderReport } from './lib/report.mjs';
 import { asServer, capture, defineScenarios, explain, one, openInProcess, timeRawSql } from './lib/scenarios.mjs';
 import { prepareValue } from './lib/config.mjs';
 import { autogroup, f2, freePort, int, ms, pct, procStatus, startLineup, startProcess, stopProcess, waitReady } from './lib/util.mjs';
@@ -67,7 +72,10 @@ async function main() {
                   current_setting('random_page_cost') AS random_page_cost, current_setting('jit') AS jit`,
         )
       : null;
-  const { firstBody, scenarios, params } = await defineScenarios(app, db, meta);
+  const defined = await defineScenarios(app, db, meta);
+  const { firstBody, params } = defined;
+  // --overload-only: the first page alone (the reference replays its statements under the load)
+  const scenarios = opt['overload-only'] ? defined.scenarios.filter((s) => s.id === 'events-first') : defined.scenarios;
   fs.writeFileSync(path.join(WORK, 'fixed-body.json'), firstBody);
   log(`scenarios: ${scenarios.map((s) => s.id).join(', ')}`);
 
@@ -93,6 +101,13 @@ async function main() {
     return { ...(name ? { name } : {}), text, values: values.map((v) => prepareValue(v)) };
   })]));
   fs.writeFileSync(path.join(WORK, 'scenarios.json'), JSON.stringify(replay));
+  const firstPage = scenarios.find((s) => s.id === 'events-first');
+  if (opt['overload-only']) {
+    const overload = await measureOverload(firstPage.path);
+    fs.writeFileSync(OUT, renderOverloadReport({ runStarted, wrkVersion, overload }));
+    log(`wrote ${path.relative(ROOT, OUT)}`);
+    return;
+  }
   const results = {}; // results[connections][scenario id] = { lineup, ref, pgJson? }
   const referencePort = await freePort();
   const reference = ENGINE === 'postgres'
@@ -113,7 +128,6 @@ async function main() {
     await waitReady(`http://127.0.0.1:${lineupPort}/v1/ready`, server);
     const startupRssKb = procStatus(server.pid)?.rss;
     const line = (r) => `${int(r.rps)} req/s, p50 ${ms(r.p50)} ms, p99 ${ms(r.p99)} ms${r.other ? `, other statuses ${JSON.stringify(r.statuses)}` : ''}`;
-    const firstPage = scenarios.find((s) => s.id === 'events-first');
     for (const c of CONNECTIONS) {
       results[c] = {};
       const ref = `http://127.0.0.1:${referencePort}`;
@@ -143,7 +157,10 @@ async function main() {
     if (reference) await stopProcess(reference);
   }
 
-  const report = renderReport({ runStarted, wrkVersion, meta, counts, sizes, serverVersion, scenarios, params, results, rss });
+  // the overload scenario: its own servers (default limits), after the others stopped
+  const overload = opt['no-overload'] ? null : await measureOverload(firstPage.path);
+
+  const report = renderReport({ runStarted, wrkVersion, meta, counts, sizes, serverVersion, scenarios, params, results, rss, overload });
   fs.writeFileSync(OUT, report);
   log(`wrote ${path.relative(ROOT, OUT)}`);
   const seq = scenarios.filter((s) => s.plans.some((p) => p.eventsSeqScan));

@@ -23,6 +23,7 @@ import { createOperations, type Operations } from './http/admin/operations.js';
 import { createClientErrorHandler } from './http/client-errors.js';
 import { createListener } from './http/listener.js';
 import { parserRefused, scopeOf } from './http/observe.js';
+import { RefusalLog } from './http/refusal-log.js';
 import { admission } from './http/plugins/admission.js';
 import { connection } from './http/plugins/connection.js';
 import { cors } from './http/plugins/cors.js';
@@ -77,14 +78,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // Parser-level refusals never reach a hook: logged with the request id they answered with.
     clientErrorHandler: createClientErrorHandler({
       requestTimeoutMs: config.requestTimeoutMs,
-      onRefusal: (refusal) => parserRefused(app.log, metrics, refusal),
+      onRefusal: (refusal) => parserRefused(app.log, metrics, refusals, refusal),
     }),
     frameworkErrors: routerRefusal(() => app, served),
   };
   const app: FastifyInstance = Fastify({ ...options, ...(opts.logger ? { loggerInstance: opts.logger } : { logger: false }) });
+  const refusals = new RefusalLog(app.log, config.refusalLogIntervalMs);
 
   await app.register(errors, { metrics, served });
-  await app.register(observe, { metrics, pool: db.pool });
+  await app.register(observe, { metrics, pool: db.pool, refusals });
   await app.register(connection, { maxRequestsPerConnection: config.maxRequestsPerConnection });
   await app.register(cors, { reference: config.docs });
   await app.register(admission, { config, state, metrics, limiterNow: opts.limiterNow });

@@ -30,6 +30,10 @@ export const { values: opt } = parseArgs({
     out: { type: 'string' },
     reseed: { type: 'boolean', default: false },
     'prepare-only': { type: 'boolean', default: false },
+    // the overload scenario alone (bench/lib/overload.mjs), after capturing the Events first page
+    'overload-only': { type: 'boolean', default: false },
+    // every scenario but the overload one
+    'no-overload': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -51,7 +55,9 @@ export const DB_READS = Number(opt['db-reads'] ?? Math.max(4, ...CONNECTIONS));
 export const PG_URL = opt.database ?? process.env.BENCH_DATABASE_URL ?? 'postgresql://app:app@127.0.0.1:5432/bench';
 export const PGLITE_DIR = path.join(ROOT, 'bench', '.data', `pglite-${EVENTS}-${SEED}`);
 export const DATABASE_URL = ENGINE === 'postgres' ? PG_URL : `pglite:${PGLITE_DIR}`;
-export const OUT = opt.out ?? path.join(ROOT, 'bench', ENGINE === 'postgres' && EVENTS === 1_000_000 ? 'results.md' : `results-${ENGINE}-${EVENTS}.md`);
+export const OUT =
+  opt.out ??
+  path.join(ROOT, 'bench', opt['overload-only'] ? `results-overload-${ENGINE}-${EVENTS}.md` : ENGINE === 'postgres' && EVENTS === 1_000_000 ? 'results.md' : `results-${ENGINE}-${EVENTS}.md`);
 export const WORK = path.join(ROOT, 'bench', '.work');
 export const { MAX_REQUESTS_PER_CONNECTION } = await dist('app.js');
 export const { PreparedNames } = await dist('db/prepared.js');

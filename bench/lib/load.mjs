@@ -42,7 +42,7 @@ export async function load(url, connections, seconds, headers, expected) {
   const seconds_ = r.durationUs / 1e6;
   const total = Object.values(r.statuses).reduce((a, b) => a + b, 0);
   const ok = r.statuses[expected] ?? 0;
-  return { rps: ok / seconds_, p50: r.p50Us / 1000, p99: r.p99Us / 1000, ok, other: total - ok, statuses: r.statuses, errors: r.errors };
+  return { rps: ok / seconds_, p50: r.p50Us / 1000, p99: r.p99Us / 1000, ok, other: total - ok, statuses: r.statuses, errors: r.errors, seconds: seconds_ };
 }
 
 /**

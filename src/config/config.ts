@@ -45,6 +45,8 @@ export interface Config {
   readonly rateIdleMs: number;
   /** Serve the API reference: GET /openapi.json and the interactive page GET /docs (off: both 404). */
   readonly docs: boolean;
+  /** Refusals are logged as one summary line per this interval, never a line each. */
+  readonly refusalLogIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -149,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     connectionTimeoutMs: integer(env, 'LINEUP_CONNECTION_TIMEOUT_MS', 2000, 1, 600_000),
     rateIdleMs: integer(env, 'LINEUP_RATE_IDLE_MS', 300_000, 1, 86_400_000),
     docs: boolean(env, 'LINEUP_DOCS', true),
+    refusalLogIntervalMs: integer(env, 'LINEUP_REFUSAL_LOG_INTERVAL_MS', 10_000, 10, 3_600_000),
   };
 }
 

@@ -51,13 +51,34 @@ export const methodNotAllowed = (allow: string) =>
 export const uriTooLong = () =>
   new ApiError(414, 'invalid_query', 'The request URL is too long (at most 4,096 bytes, including room for a continuation cursor).');
 
+/**
+ * The refusals of an overload (429, 503) are thrown thousands of times a second, with a few
+ * messages and Retry-After values: each is built once and reused (building an Error captures
+ * its stack, which costs more than the rest of the refusal's rendering). ApiErrors are never
+ * mutated. At most REUSED_REFUSALS are kept; others are built each time.
+ */
+const REUSED_REFUSALS = 64;
+const reused = new Map<string, ApiError>();
+
+function reusedRefusal(key: string, build: () => ApiError): ApiError {
+  const found = reused.get(key);
+  if (found !== undefined) return found;
+  const built = build();
+  if (reused.size < REUSED_REFUSALS) reused.set(key, built);
+  return built;
+}
+
 export const rateLimited = (retryAfterSeconds: number) =>
-  new ApiError(429, 'rate_limited', 'Too many requests: slow down and retry later.', [], {
-    'Retry-After': String(retryAfterSeconds),
-  });
+  reusedRefusal(`429 ${retryAfterSeconds}`, () =>
+    new ApiError(429, 'rate_limited', 'Too many requests: slow down and retry later.', [], {
+      'Retry-After': String(retryAfterSeconds),
+    }),
+  );
 
 export const unavailable = (message = 'The service is temporarily unavailable; retry later.', retryAfterSeconds = 1) =>
-  new ApiError(503, 'unavailable', message, [], { 'Retry-After': String(retryAfterSeconds) });
+  reusedRefusal(`503 ${retryAfterSeconds} ${message}`, () =>
+    new ApiError(503, 'unavailable', message, [], { 'Retry-After': String(retryAfterSeconds) }),
+  );
 
 export const INTERNAL_MESSAGE = 'An unexpected error occurred.';
 export const internalError = () => new ApiError(500, 'internal_error', INTERNAL_MESSAGE);
@@ -96,8 +117,14 @@ export function publicError(err: unknown): { kind: FailureKind; error: ApiError 
   return { kind: 'unknown', error: internalError() };
 }
 
+const bodies = new WeakMap<ApiError, string>();
+
 export function errorBody(err: ApiError): string {
+  const known = bodies.get(err);
+  if (known !== undefined) return known;
   const error: { type: ErrorType; message: string; details?: ErrorDetail[] } = { type: err.type, message: err.message };
   if (err.details.length > 0) error.details = err.details.map((d) => ({ parameter: d.parameter, message: d.message }));
-  return JSON.stringify({ ok: false, error });
+  const body = JSON.stringify({ ok: false, error });
+  bodies.set(err, body);
+  return body;
 }

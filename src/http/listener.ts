@@ -11,8 +11,17 @@ import { acceptProxyProtocol } from '../limits/proxy-protocol.js';
 import { refuseConnect } from './client-errors.js';
 import { servedPaths } from './routes/known-paths.js';
 import type { Operations } from './admin/operations.js';
+import { TurnBudget, requestsPerTurn } from './turn-budget.js';
 
 export function createListener(config: Config, ops: Operations, handler: http.RequestListener): http.Server {
+  // a turn of the event loop reads a bounded number of requests, so that it keeps accepting
+  // connections under overload (turn-budget.ts)
+  const turns = new TurnBudget(requestsPerTurn(config.maxRequestsPerConnection));
+  ops.metrics.watch({ connectionsWaitingTurn: () => turns.waiting });
+  const serve: http.RequestListener = (req, res) => {
+    turns.count(req.socket);
+    handler(req, res);
+  };
   const server = http.createServer(
     // connectionsCheckingInterval: enforce the deadlines promptly (Node's default checks every 30 s)
     {
@@ -24,11 +33,15 @@ export function createListener(config: Config, ops: Operations, handler: http.Re
       // with the error envelope: Node's own refusal is a bare 400 with no X-Request-ID or CORS.
       requireHostHeader: false,
     },
-    handler,
+    serve,
   );
   server.keepAliveTimeout = config.keepAliveTimeoutMs;
   const served = servedPaths(config.docs);
   server.on('connect', (req: http.IncomingMessage, socket: Socket) => refuseConnect(req, socket, served));
+  // An Expect other than 100-continue: Node's own answer is a bare 417 with no envelope or
+  // request id. RFC 9110 §10.1.1 lets a server ignore an expectation it does not support, so the
+  // request is served as if it had none: the normal answer, or the envelope of its refusal.
+  server.on('checkExpectation', (req: http.IncomingMessage, res: http.ServerResponse) => serve(req, res));
   if (config.proxyProtocol.length > 0) {
     acceptProxyProtocol(server, {
       trusted: trustedMatcher(config.proxyProtocol),

@@ -58,6 +58,8 @@ export interface MetricSources {
   readonly readSlots?: number;
   readonly routeExecutionsInUse?: () => number;
   readonly limiterIdentities?: () => number;
+  /** Keep-alive connections the listener stops reading until their turn (http/turn-budget.ts). */
+  readonly connectionsWaitingTurn?: () => number;
   /** LINEUP_DB_PIPELINE's connections, when there are any. */
   readonly pipeline?: Pick<PipelinedConnections, 'counts' | 'ready' | 'size' | 'inFlight'>;
 }
@@ -176,6 +178,14 @@ export class Metrics {
       registers,
       collect() {
         this.set(sources().routeExecutionsInUse?.() ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'lineup_http_connections_waiting_turn',
+      help: 'Keep-alive connections not read until a later turn of the event loop, because a turn reads at most 32 requests (non-zero only under overload)',
+      registers,
+      collect() {
+        this.set(sources().connectionsWaitingTurn?.() ?? 0);
       },
     });
     new Gauge({

@@ -186,3 +186,60 @@ describe('listener limits', () => {
     assert.ok(statuses.filter((s) => s === '200').length >= 32);
   });
 });
+
+/** One raw request on its own connection (it ends with Connection: close): the server's bytes. */
+async function exchange(base: string, request: string): Promise<string> {
+  const socket = await connect(base);
+  const done = closed(socket);
+  socket.write(request);
+  const { data, byGuard } = await done;
+  assert.equal(byGuard, false, 'the server closed the connection');
+  return data;
+}
+
+function parse(data: string): { status: number; headers: string; body: string } {
+  const [head, ...rest] = data.split('\r\n\r\n');
+  return { status: Number(head!.slice(9, 12)), headers: head!, body: rest.join('\r\n\r\n') };
+}
+
+describe('HTTP edges of the listener', () => {
+  const suite = serveForSuite(engine);
+
+  it('an unsupported Expect is served as if absent: the normal answer or the envelope, with a request id', async () => {
+    const health = parse(await exchange(suite.server.base, 'GET /v1/health HTTP/1.1\r\nHost: x\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n'));
+    assert.equal(health.status, 200);
+    assert.match(health.headers, /\r\nx-request-id: [0-9a-f-]{36}/i);
+    assert.equal(JSON.parse(health.body).data.status, 'ok');
+
+    const missing = parse(await exchange(suite.server.base, 'GET /v1/nowhere HTTP/1.1\r\nHost: x\r\nExpect: something\r\nConnection: close\r\n\r\n'));
+    assert.equal(missing.status, 404);
+    assert.match(missing.headers, /\r\nx-request-id: [0-9a-f-]{36}/i);
+    assert.equal(JSON.parse(missing.body).error.type, 'not_found');
+
+    // 100-continue stays Node's: an interim 100, then the answer
+    const proceed = await exchange(suite.server.base, 'GET /v1/health HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n');
+    assert.match(proceed, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+  });
+
+  it('more than one Host header is a 400 envelope with a request id, whether the values differ or not', async () => {
+    const hosts = ['Host: a.example\r\nHost: b.example', 'Host: x\r\nHost: x', 'Host: x\r\nhOST: x', 'Host: x\r\nHost: x\r\nHost: x'];
+    for (const lines of hosts) {
+      const res = parse(await exchange(suite.server.base, `GET /v1/health HTTP/1.1\r\n${lines}\r\nConnection: close\r\n\r\n`));
+      assert.equal(res.status, 400, lines);
+      assert.match(res.headers, /\r\nx-request-id: [0-9a-f-]{36}/i);
+      assert.match(res.headers, /\r\ncache-control: no-store/i);
+      assert.deepEqual(JSON.parse(res.body), { ok: false, error: { type: 'invalid_query', message: 'A request may carry only one Host header.' } });
+    }
+    const one = parse(await exchange(suite.server.base, 'GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
+    assert.equal(one.status, 200);
+  });
+
+  it('HTTP/1.0 without Host is served; HTTP/1.1 without Host is a 400 envelope', async () => {
+    const old = parse(await exchange(suite.server.base, 'GET /v1/health HTTP/1.0\r\n\r\n'));
+    assert.equal(old.status, 200);
+    assert.match(old.headers, /\r\nx-request-id: [0-9a-f-]{36}/i);
+    const missing = parse(await exchange(suite.server.base, 'GET /v1/health HTTP/1.1\r\nConnection: close\r\n\r\n'));
+    assert.equal(missing.status, 400);
+    assert.equal(JSON.parse(missing.body).error.message, 'An HTTP/1.1 request needs a Host header.');
+  });
+});

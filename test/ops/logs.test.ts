@@ -1,8 +1,9 @@
 /**
- * Logs an operator can act on: every refusal says why, with the request id, route template,
- * peer identity key and database time; parser-level refusals carry the request id they
- * answered with; a client's valid W3C traceparent is logged with its request; pool errors are
- * logged and counted.
+ * Logs an operator can act on: refusals are one counted summary per interval (never a line
+ * each), while the metrics count every one; at debug level each refusal says why, with the
+ * request id, route template, peer identity key and database time, and parser-level refusals
+ * carry the request id they answered with; a client's valid W3C traceparent is logged with its
+ * request; pool errors are logged and counted.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,6 +23,16 @@ async function until<T>(find: () => T | undefined): Promise<T> {
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error('never happened');
+}
+
+/** A malformed request line: Node's parser refuses it before any route. */
+function parserRefusal(base: string): Promise<string> {
+  return new Promise<string>((resolve) => {
+    let data = '';
+    const s = net.connect(Number(new URL(base).port), '127.0.0.1', () => s.write('GET / HTTP/1.1\r\nBad Header\r\n\r\n'));
+    s.on('data', (c) => (data += c));
+    s.on('close', () => resolve(data));
+  });
 }
 
 describe('traceparent (W3C Trace Context)', () => {
@@ -55,8 +66,8 @@ for (const engine of engines()) {
     });
     after(async () => t.drop());
 
-    it('a rate-limited request logs its reason, request id, route template, peer and database time', async () => {
-      const server = await startOpsServer(t.db, { rateBurst: 1, rateRefillPerSec: 0.001 });
+    it('at debug level, a rate-limited request logs its reason, request id, route template, peer and database time', async () => {
+      const server = await startOpsServer(t.db, { rateBurst: 1, rateRefillPerSec: 0.001, logLevel: 'debug' });
       try {
         const served = await getFrom(server.base, '/v1/events/abcdefABCDEF', '127.0.0.1', { traceparent: TRACE });
         assert.equal(served.status, 404);
@@ -71,7 +82,7 @@ for (const engine of engines()) {
         assert.notEqual(served.headers['x-request-id'], TRACE);
         const line = await until(() => server.logs.find((l) => l.reqId === refused.headers['x-request-id']));
         assert.equal(line.msg, 'refused');
-        assert.equal(line.level, 40);
+        assert.equal(line.level, 20);
         assert.equal(line.reason, 'rate_limited');
         assert.equal(line.route, '/v1/events/:eventId');
         assert.equal(line.peer, '127.0.0.1');
@@ -83,8 +94,8 @@ for (const engine of engines()) {
       }
     });
 
-    it('a statement past its timeout logs database_unavailable with the database time spent', async () => {
-      const server = await startOpsServer(t.db, { statementTimeoutMs: 100 });
+    it('at debug level, a statement past its timeout logs database_unavailable with the database time spent', async () => {
+      const server = await startOpsServer(t.db, { statementTimeoutMs: 100, logLevel: 'debug' });
       const held = holdStatements(t.db);
       try {
         const res = await getFrom(server.base, '/v1/events', '127.0.0.1', { traceparent: TRACE });
@@ -100,8 +111,8 @@ for (const engine of engines()) {
       }
     });
 
-    it('a parser-level refusal is logged with the request id it answered with', async () => {
-      const server = await startOpsServer(t.db);
+    it('at debug level, a parser-level refusal is logged with the request id it answered with', async () => {
+      const server = await startOpsServer(t.db, { logLevel: 'debug' });
       try {
         const answer = await new Promise<string>((resolve) => {
           let data = '';
@@ -116,6 +127,57 @@ for (const engine of engines()) {
         assert.equal(line.reason, 'parser_malformed');
         assert.equal(line.peer, '127.0.0.1');
         assert.equal(line.status, 400);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('refusals write no line each: one counted summary per interval, and the metrics count every one', async () => {
+      // an interval that never elapses during the test: the summary is written when the app closes
+      const server = await startOpsServer(t.db, { rateBurst: 1, rateRefillPerSec: 0.001, refusalLogIntervalMs: 3_600_000 });
+      let closed = false;
+      try {
+        const served = await getFrom(server.base, '/v1/health');
+        assert.equal(served.status, 200);
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          const refused = await getFrom(server.base, '/v1/health');
+          assert.equal(refused.status, 429);
+          ids.push(String(refused.headers['x-request-id']));
+        }
+        await parserRefusal(server.base);
+        const m = await scrape(server.admin);
+        assert.equal(m.value('lineup_http_refusals_total', { reason: 'rate_limited' }), 5);
+        assert.equal(m.value('lineup_http_refusals_total', { reason: 'parser_malformed' }), 1);
+        assert.equal(m.value('lineup_http_requests_total', { status: '429' }), 5);
+        await until(() => server.logs.find((l) => l.msg === 'request')); // the served request's line
+        assert.deepEqual(server.logs.filter((l) => ids.includes(l.reqId)), [], 'no line for a refused request');
+        assert.deepEqual(server.logs.filter((l) => String(l.msg).startsWith('refused')), [], 'no summary before its interval');
+        closed = true;
+        await server.close();
+        const summaries = server.logs.filter((l) => String(l.msg).startsWith('refused'));
+        assert.equal(summaries.length, 1);
+        const summary = summaries[0]!;
+        assert.equal(summary.level, 40);
+        assert.equal(summary.total, 6);
+        assert.deepEqual(summary.refused, { rate_limited: 5, parser_malformed: 1 });
+        assert.match(summary.msg, /^refused 6 requests in the last [\d.]+ s: rate_limited 5, parser_malformed 1$/);
+      } finally {
+        if (!closed) await server.close();
+      }
+    });
+
+    it('the summary is written every LINEUP_REFUSAL_LOG_INTERVAL_MS while refusals go on', async () => {
+      const server = await startOpsServer(t.db, { rateBurst: 1, rateRefillPerSec: 0.001, refusalLogIntervalMs: 20 });
+      try {
+        assert.equal((await getFrom(server.base, '/v1/health')).status, 200);
+        assert.equal((await getFrom(server.base, '/v1/health')).status, 429);
+        const first = await until(() => server.logs.find((l) => String(l.msg).startsWith('refused')));
+        assert.deepEqual(first.refused, { rate_limited: 1 });
+        assert.equal((await getFrom(server.base, '/v1/health')).status, 429);
+        assert.equal((await getFrom(server.base, '/v1/health')).status, 429);
+        const second = await until(() => server.logs.filter((l) => String(l.msg).startsWith('refused'))[1]);
+        assert.deepEqual(second.refused, { rate_limited: 2 }, 'each summary counts its own interval');
       } finally {
         await server.close();
       }

@@ -74,6 +74,8 @@ for (const engine of engines()) {
         assert.ok(m.count('lineup_db_statement_duration_seconds', { kind: 'events.page' }) >= 1);
         assert.equal(m.value('lineup_db_statement_timeouts_total'), 0);
         assert.equal(m.value('lineup_rate_limiter_identities'), 1);
+        assert.equal(m.families.get('lineup_http_connections_waiting_turn')?.type, 'GAUGE');
+        assert.equal(m.value('lineup_http_connections_waiting_turn'), 0, 'no connection waits its turn without overload');
         assert.equal(m.value('lineup_db_read_slots'), 1);
         assert.equal(m.value('lineup_db_read_slots_in_use'), 0);
         assert.ok(m.families.has('lineup_db_pool_connections'));

@@ -24,6 +24,7 @@ describe('operator settings', () => {
     assert.equal(c.lockTimeoutMs, 500);
     assert.equal(c.connectionTimeoutMs, 2000);
     assert.equal(c.rateIdleMs, 300_000);
+    assert.equal(c.refusalLogIntervalMs, 10_000);
   });
 
   it('read their variables and refuse bad values naming the variable', () => {
@@ -35,10 +36,11 @@ describe('operator settings', () => {
       LINEUP_LOCK_TIMEOUT_MS: '250',
       LINEUP_CONNECTION_TIMEOUT_MS: '1000',
       LINEUP_RATE_IDLE_MS: '60000',
+      LINEUP_REFUSAL_LOG_INTERVAL_MS: '60000',
     });
     assert.deepEqual(
-      [c.headersTimeoutMs, c.requestTimeoutMs, c.keepAliveTimeoutMs, c.maxRequestsPerConnection, c.lockTimeoutMs, c.connectionTimeoutMs, c.rateIdleMs],
-      [2000, 3000, 65000, 1000, 250, 1000, 60000],
+      [c.headersTimeoutMs, c.requestTimeoutMs, c.keepAliveTimeoutMs, c.maxRequestsPerConnection, c.lockTimeoutMs, c.connectionTimeoutMs, c.rateIdleMs, c.refusalLogIntervalMs],
+      [2000, 3000, 65000, 1000, 250, 1000, 60000, 60000],
     );
     for (const name of [
       'LINEUP_HEADERS_TIMEOUT_MS',
@@ -48,6 +50,7 @@ describe('operator settings', () => {
       'LINEUP_LOCK_TIMEOUT_MS',
       'LINEUP_CONNECTION_TIMEOUT_MS',
       'LINEUP_RATE_IDLE_MS',
+      'LINEUP_REFUSAL_LOG_INTERVAL_MS',
     ]) {
       for (const bad of ['0', '-1', 'soon', '1.5']) assert.throws(() => loadConfig({ [name]: bad }), new RegExp(name), `${name}=${bad}`);
     }

@@ -35,7 +35,7 @@ export async function startOpsServer(db: Database, overrides: Partial<Config> = 
       done();
     },
   });
-  const logger = pino({ level: 'info' }, sink);
+  const logger = pino({ level: config.logLevel }, sink);
   const state: ServiceState = { stopping: false };
   const operations = createOperations(db, config);
   const app = await buildApp({ config, db, logger, state, operations });

@@ -76,6 +76,8 @@ export const admission = fp<AdmissionOptions>(
       if (request.raw.httpVersionMajor === 1 && request.raw.httpVersionMinor === 1 && request.headers.host === undefined) {
         throw invalidQuery('An HTTP/1.1 request needs a Host header.');
       }
+      // RFC 9112 §3.2: more than one Host line is a 400 (Node keeps the first and drops the rest)
+      if (hostLines(request.raw.rawHeaders) > 1) throw invalidQuery('A request may carry only one Host header.');
       if (Buffer.byteLength(request.raw.url ?? '', 'utf8') > MAX_URL_BYTES) throw uriTooLong();
       const length = request.headers['content-length'];
       if ((length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined) {
@@ -98,3 +100,13 @@ export const admission = fp<AdmissionOptions>(
   },
   { name: 'lineup-admission' },
 );
+
+/** How many header lines of a request are Host (rawHeaders alternates names and values). */
+export function hostLines(rawHeaders: readonly string[]): number {
+  let count = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') count++;
+  }
+  return count;
+}
