@@ -5,7 +5,6 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config/config.js';
-import type { ImportSummary } from './catalogue/importer.js';
 
 const USAGE = `Usage: lineup <command> [options]
 
@@ -165,13 +164,6 @@ function progressPrinter(label: string): ((p: { entities: number; phase?: string
   return (p) => process.stderr.write(`\r${label}: ${p.entities.toLocaleString('en')} entities ${p.phase ?? ''}\x1b[K`);
 }
 
-function describeImport(summary: ImportSummary): string {
-  const parts = Object.entries(summary.collections)
-    .filter(([, c]) => c.imported > 0 || c.deleted > 0)
-    .map(([name, c]) => `${name} ${c.imported} (${c.inserted} new, ${c.markersAdvanced} changed${c.deleted ? `, ${c.deleted} removed` : ''})`);
-  return `imported ${summary.entities} entities in ${(summary.durationMs / 1000).toFixed(1)} s: ${parts.join('; ') || 'nothing'}`;
-}
-
 async function withStore<T>(fn: (db: import('./db/database.js').Database) => Promise<T>): Promise<T> {
   const { openStore } = await import('./server.js');
   const db = await openStore({ ...loadConfig(), statementTimeoutMs: 0 });
@@ -184,6 +176,7 @@ async function withStore<T>(fn: (db: import('./db/database.js').Database) => Pro
 
 async function runImport(file: string, replace: boolean): Promise<number> {
   const { importCatalogue, CatalogueError } = await import('./catalogue/importer.js');
+  const { describeImport } = await import('./catalogue/summary.js');
   try {
     const summary = await withStore((db) => importCatalogue(db, file, { replace, onProgress: progressPrinter('importing') }));
     if (process.stderr.isTTY) process.stderr.write('\n');
