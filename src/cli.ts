@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config/config.js';
+import { diskFaultMessage, freeSpace, stalledMessage, StoreError, untilSettled } from './db/disk-faults.js';
 
 const USAGE = `Usage: lineup <command> [options]
 
@@ -84,7 +85,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'serve': {
         if (parse(command, rest, {}, 0).values.help) return help(command);
         const { serve } = await import('./server.js');
-        const running = await serve(loadConfig());
+        const running = await onStore(() => serve(loadConfig()));
         await new Promise<void>((resolve) => {
           const onSignal = () => {
             running.stop().then(resolve, resolve);
@@ -97,15 +98,18 @@ export async function main(argv: string[]): Promise<number> {
       case 'migrate': {
         if (parse(command, rest, {}, 0).values.help) return help(command);
         const config = loadConfig();
+        await removeLeftovers();
         const { openDatabase } = await import('./db/database.js');
         const { migrate } = await import('./db/migrate.js');
-        const db = await openDatabase(config.database, { statementTimeoutMs: 0 });
-        try {
-          const applied = await migrate(db);
-          console.log(applied.length ? `applied migrations ${applied.join(', ')}` : 'schema is up to date');
-        } finally {
-          await db.close();
-        }
+        const applied = await onStore(async () => {
+          const db = await openDatabase(config.database, { statementTimeoutMs: 0 });
+          try {
+            return await migrate(db);
+          } finally {
+            await db.close();
+          }
+        });
+        console.log(applied.length ? `applied migrations ${applied.join(', ')}` : 'schema is up to date');
         return 0;
       }
       case 'import': {
@@ -146,6 +150,12 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`lineup: ${err.message}`);
       return 2;
     }
+    if (err instanceof StoreError) {
+      console.error(`lineup: ${err.message}`);
+      // a PGlite that failed or stopped can keep the process alive with nothing left to run
+      setTimeout(() => process.exit(1), 500).unref();
+      return 1;
+    }
     if (err instanceof Error && err.name === 'SchemaError') {
       console.error(`lineup: ${err.message}`);
       return 1;
@@ -164,14 +174,40 @@ function progressPrinter(label: string): ((p: { entities: number; phase?: string
   return (p) => process.stderr.write(`\r${label}: ${p.entities.toLocaleString('en')} entities ${p.phase ?? ''}\x1b[K`);
 }
 
-async function withStore<T>(fn: (db: import('./db/database.js').Database) => Promise<T>): Promise<T> {
-  const { openStore } = await import('./server.js');
-  const db = await openStore({ ...loadConfig(), statementTimeoutMs: 0 });
+/** Removes the temporary folders of imports that no longer run, and says so on stderr. */
+async function removeLeftovers(): Promise<void> {
+  const temp = await import('./catalogue/temp-files.js');
+  const line = temp.describeLeftovers(temp.removeLeftovers());
+  if (line !== null) console.error(`lineup: ${line}`);
+}
+
+/**
+ * Runs `work` on DATABASE_URL's store: a full disk (the store, TMPDIR, PostgreSQL's 53100) or a
+ * store that stops answering becomes a StoreError naming the cause and what to free.
+ */
+async function onStore<T>(work: () => Promise<T>): Promise<T> {
+  const target = loadConfig().database;
+  const free = () => (target.engine === 'pglite' && target.dataDir !== null ? freeSpace(target.dataDir) : null);
   try {
-    return await fn(db);
-  } finally {
-    await db.close();
+    return await untilSettled(work(), () => stalledMessage(target, free()));
+  } catch (err) {
+    const message = diskFaultMessage(err, target, free());
+    if (message !== null) throw new StoreError(message, { cause: err });
+    throw err;
   }
+}
+
+async function withStore<T>(fn: (db: import('./db/database.js').Database) => Promise<T>): Promise<T> {
+  await removeLeftovers();
+  const { openStore } = await import('./server.js');
+  return onStore(async () => {
+    const db = await openStore({ ...loadConfig(), statementTimeoutMs: 0 });
+    try {
+      return await fn(db);
+    } finally {
+      await db.close();
+    }
+  });
 }
 
 async function runImport(file: string, replace: boolean): Promise<number> {

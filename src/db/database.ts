@@ -11,6 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config/config.js';
 import { copyInPglite, copyInPostgres, type CopyIn } from './copy.js';
+import { freeSpace, StoreError, storeOpenMessage } from './disk-faults.js';
 import { PipelinedConnections } from './pipeline.js';
 import { RawTextClient } from './raw-text.js';
 import { SingleClientPool } from './single-client-pool.js';
@@ -157,6 +158,15 @@ function lockDataDir(dataDir: string): () => void {
   };
 }
 
+/** Opens the store in `dataDir`; its failure names the folder and, when space is short, that cause. */
+async function openPgliteStore<P>(dataDir: string, create: () => Promise<P>): Promise<P> {
+  try {
+    return await create();
+  } catch (err) {
+    throw new StoreError(storeOpenMessage(dataDir, (err as Error).message, freeSpace(dataDir)), { cause: err });
+  }
+}
+
 async function openPglite(dataDir: string | null, opts: DatabaseOptions): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
@@ -165,7 +175,7 @@ async function openPglite(dataDir: string | null, opts: DatabaseOptions): Promis
   let pglite;
   try {
     const options = { extensions: { pg_trgm }, ...(opts.pgliteSnapshot ? { loadDataDir: opts.pgliteSnapshot } : {}) };
-    pglite = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
+    pglite = dataDir ? await openPgliteStore(dataDir, () => PGlite.create(dataDir, options)) : await PGlite.create(options);
     if (opts.schema) await pglite.exec(`CREATE SCHEMA IF NOT EXISTS ${opts.schema};`);
     for (const setting of sessionSettings(opts)) {
       const [name, value] = setting.split('=');
