@@ -148,7 +148,13 @@ function lockDataDir(dataDir: string): () => void {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  fs.writeFileSync(lockFile, String(process.pid));
+  try {
+    fs.writeFileSync(lockFile, String(process.pid));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw new StoreError(storeOpenMessage(dataDir, `${code} writing ${lockFile}`, freeSpace(dataDir)), { cause: err });
+    throw err;
+  }
   return () => {
     try {
       if (fs.readFileSync(lockFile, 'utf8') === String(process.pid)) fs.unlinkSync(lockFile);
