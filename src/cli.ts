@@ -32,7 +32,11 @@ const HELP: Record<string, string> = {
     'writes the stored previews and validates the foreign keys a first import stopped after its COMMIT left\n' +
     'undone (listed in catalogue_index_builds).',
   import:
-    'Usage: lineup import FILE [--replace]\n\nLoads a catalogue document (JSON; - reads stdin) in one transaction. With --replace, entities\nabsent from the document are removed. Structural problems are listed as "entity publicId: field: message"\nand nothing is written (exit code 2).',
+    'Usage: lineup import FILE [--replace]\n\nLoads a catalogue document (JSON; - reads stdin) in one transaction. With --replace, entities\nabsent from the document are removed. Structural problems are listed as "entity publicId: field: message"\nand nothing is written (exit code 2).\n' +
+    'When it is committed, it prints per kind how many entities are new, changed (any public field or\n' +
+    'membership, or updatedAt), unchanged, deactivated (among the changed) and removed (--replace).\n' +
+    'A full disk (the PGlite store, TMPDIR, or PostgreSQL) stops it with exit code 1 and one line naming\n' +
+    'what to free; nothing is written. First it removes the temporary folders of imports that no longer run.',
   seed: 'Usage: lineup seed [--events N] [--seed S]\n\nGenerates a deterministic demo catalogue of N Events (default 2000) from seed S and imports it.',
   openapi: 'Usage: lineup openapi\n\nPrints the OpenAPI 3.1.0 document of the API.',
   sync:
