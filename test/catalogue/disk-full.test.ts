@@ -2,7 +2,8 @@
  * A full disk under `lineup import` and a PGlite store that cannot open, on small filesystems the
  * test mounts (tmpfs; CI runs as root): the command exits non-zero with one line naming the cause
  * and the folder to free, never 0 in silence nor a hang, and the previous catalogue opens again
- * once there is room. Skipped, saying why, where mounting is refused.
+ * once there is room. Skipped, saying why, where mounting is refused. The stores are the test's
+ * own PGlite folders: the file does not depend on the database engine under test.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -1,6 +1,7 @@
 /**
  * The CLI's messages for a full disk and a store that cannot open or stops answering: each names
- * the cause and the folder or setting to free; an error that is not about space gets none.
+ * the cause and the folder or setting to free; an error that is not about space gets none. Pure
+ * functions: they do not depend on the database engine under test.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
