@@ -174,9 +174,9 @@ const FRESH_COUNTS = `SELECT count(*)::int AS n, count(*)::int AS inserted, 0 AS
  * Counts of an upsert into a table that holds rows, from what it returned joined by id with the
  * rows as they were: the statement's own snapshot, which its INSERT does not change. The planner
  * probes the primary key for a few returned rows and hashes the table for many (≈ 0.4 s over
- * 100,000 stored Events on PostgreSQL 15, beside the upsert's 10–24 s on a shared host). Changed: the public
- * projection's hash or the marker moved, whoever moved it (the import, or the document's own
- * `updatedAt`).
+ * 100,000 stored Events on PostgreSQL 15, beside the upsert's 10–24 s on a shared host).
+ * Changed: the public projection's hash or the marker moved, whoever moved it (the import, or the
+ * document's own `updatedAt`).
  */
 const STORED_COUNTS = (collection: Collection) => `SELECT count(*)::int AS n,
          (count(*) FILTER (WHERE o.id IS NULL))::int AS inserted,
