@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config/config.js';
-import type { ImportSummary } from './catalogue/importer.js';
+import { diskFaultMessage, freeSpace, stalledMessage, StoreError, untilSettled } from './db/disk-faults.js';
 
 const USAGE = `Usage: lineup <command> [options]
 
@@ -32,7 +32,11 @@ const HELP: Record<string, string> = {
     'writes the stored previews and validates the foreign keys a first import stopped after its COMMIT left\n' +
     'undone (listed in catalogue_index_builds).',
   import:
-    'Usage: lineup import FILE [--replace]\n\nLoads a catalogue document (JSON; - reads stdin) in one transaction. With --replace, entities\nabsent from the document are removed. Structural problems are listed as "entity publicId: field: message"\nand nothing is written (exit code 2).',
+    'Usage: lineup import FILE [--replace]\n\nLoads a catalogue document (JSON; - reads stdin) in one transaction. With --replace, entities\nabsent from the document are removed. Structural problems are listed as "entity publicId: field: message"\nand nothing is written (exit code 2).\n' +
+    'When it is committed, it prints per kind how many entities are new, changed (any public field or\n' +
+    'membership, or updatedAt), unchanged, deactivated (among the changed) and removed (--replace).\n' +
+    'A full disk (the PGlite store, TMPDIR, or PostgreSQL) stops it with exit code 1 and one line naming\n' +
+    'what to free; nothing is written. First it removes the temporary folders of imports that no longer run.',
   seed: 'Usage: lineup seed [--events N] [--seed S]\n\nGenerates a deterministic demo catalogue of N Events (default 2000) from seed S and imports it.',
   openapi: 'Usage: lineup openapi\n\nPrints the OpenAPI 3.1.0 document of the API.',
   sync:
@@ -85,7 +89,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'serve': {
         if (parse(command, rest, {}, 0).values.help) return help(command);
         const { serve } = await import('./server.js');
-        const running = await serve(loadConfig());
+        const running = await onStore(() => serve(loadConfig()));
         await new Promise<void>((resolve) => {
           const onSignal = () => {
             running.stop().then(resolve, resolve);
@@ -98,15 +102,18 @@ export async function main(argv: string[]): Promise<number> {
       case 'migrate': {
         if (parse(command, rest, {}, 0).values.help) return help(command);
         const config = loadConfig();
+        await removeLeftovers();
         const { openDatabase } = await import('./db/database.js');
         const { migrate } = await import('./db/migrate.js');
-        const db = await openDatabase(config.database, { statementTimeoutMs: 0 });
-        try {
-          const applied = await migrate(db);
-          console.log(applied.length ? `applied migrations ${applied.join(', ')}` : 'schema is up to date');
-        } finally {
-          await db.close();
-        }
+        const applied = await onStore(async () => {
+          const db = await openDatabase(config.database, { statementTimeoutMs: 0 });
+          try {
+            return await migrate(db);
+          } finally {
+            await db.close();
+          }
+        });
+        console.log(applied.length ? `applied migrations ${applied.join(', ')}` : 'schema is up to date');
         return 0;
       }
       case 'import': {
@@ -147,6 +154,12 @@ export async function main(argv: string[]): Promise<number> {
       console.error(`lineup: ${err.message}`);
       return 2;
     }
+    if (err instanceof StoreError) {
+      console.error(`lineup: ${err.message}`);
+      // a PGlite that failed or stopped can keep the process alive with nothing left to run
+      setTimeout(() => process.exit(1), 500).unref();
+      return 1;
+    }
     if (err instanceof Error && err.name === 'SchemaError') {
       console.error(`lineup: ${err.message}`);
       return 1;
@@ -165,25 +178,45 @@ function progressPrinter(label: string): ((p: { entities: number; phase?: string
   return (p) => process.stderr.write(`\r${label}: ${p.entities.toLocaleString('en')} entities ${p.phase ?? ''}\x1b[K`);
 }
 
-function describeImport(summary: ImportSummary): string {
-  const parts = Object.entries(summary.collections)
-    .filter(([, c]) => c.imported > 0 || c.deleted > 0)
-    .map(([name, c]) => `${name} ${c.imported} (${c.inserted} new, ${c.markersAdvanced} changed${c.deleted ? `, ${c.deleted} removed` : ''})`);
-  return `imported ${summary.entities} entities in ${(summary.durationMs / 1000).toFixed(1)} s: ${parts.join('; ') || 'nothing'}`;
+/** Removes the temporary folders of imports that no longer run, and says so on stderr. */
+async function removeLeftovers(): Promise<void> {
+  const temp = await import('./catalogue/temp-files.js');
+  const line = temp.describeLeftovers(temp.removeLeftovers());
+  if (line !== null) console.error(`lineup: ${line}`);
+}
+
+/**
+ * Runs `work` on DATABASE_URL's store: a full disk (the store, TMPDIR, PostgreSQL's 53100) or a
+ * store that stops answering becomes a StoreError naming the cause and what to free.
+ */
+async function onStore<T>(work: () => Promise<T>): Promise<T> {
+  const target = loadConfig().database;
+  const free = () => (target.engine === 'pglite' && target.dataDir !== null ? freeSpace(target.dataDir) : null);
+  try {
+    return await untilSettled(work(), () => stalledMessage(target, free()));
+  } catch (err) {
+    const message = diskFaultMessage(err, target, free());
+    if (message !== null) throw new StoreError(message, { cause: err });
+    throw err;
+  }
 }
 
 async function withStore<T>(fn: (db: import('./db/database.js').Database) => Promise<T>): Promise<T> {
+  await removeLeftovers();
   const { openStore } = await import('./server.js');
-  const db = await openStore({ ...loadConfig(), statementTimeoutMs: 0 });
-  try {
-    return await fn(db);
-  } finally {
-    await db.close();
-  }
+  return onStore(async () => {
+    const db = await openStore({ ...loadConfig(), statementTimeoutMs: 0 });
+    try {
+      return await fn(db);
+    } finally {
+      await db.close();
+    }
+  });
 }
 
 async function runImport(file: string, replace: boolean): Promise<number> {
   const { importCatalogue, CatalogueError } = await import('./catalogue/importer.js');
+  const { describeImport } = await import('./catalogue/summary.js');
   try {
     const summary = await withStore((db) => importCatalogue(db, file, { replace, onProgress: progressPrinter('importing') }));
     if (process.stderr.isTTY) process.stderr.write('\n');

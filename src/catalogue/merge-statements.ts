@@ -161,10 +161,29 @@ export function upsertSql(collection: Collection, explicit: boolean, fresh: bool
     INSERT INTO ${collection} AS t (${columns.join(', ')})${fresh ? ' OVERRIDING SYSTEM VALUE' : ''}
     ${select}
     ${conflict}
-    RETURNING (t.xmax::text = '0') AS inserted, (t.updated_at = now()) AS stamped)
-  SELECT count(*)::int AS n, (count(*) FILTER (WHERE inserted))::int AS inserted,
-         (count(*) FILTER (WHERE stamped))::int AS stamped FROM r`;
+    RETURNING ${fresh ? 't.updated_at' : 't.id, t.active, t.projection_hash, t.updated_at'})
+  ${fresh ? FRESH_COUNTS : STORED_COUNTS(collection)}`;
 }
+
+/** Counts of an upsert into an empty table: every row is new, and its marker is set. */
+const FRESH_COUNTS = `SELECT count(*)::int AS n, count(*)::int AS inserted, 0 AS changed, 0 AS deactivated,
+         (count(*) FILTER (WHERE r.updated_at = now()))::int AS stamped FROM r`;
+
+/**
+ * Counts of an upsert into a table that holds rows, from what it returned joined by id with the
+ * rows as they were: the statement's own snapshot, which its INSERT does not change. The planner
+ * probes the primary key for a few returned rows and hashes the table for many (≈ 0.4 s over
+ * 100,000 stored Events on PostgreSQL 15, beside the upsert's 10–24 s on a shared host).
+ * Changed: the public projection's hash or the marker moved, whoever moved it (the import, or the
+ * document's own `updatedAt`).
+ */
+const STORED_COUNTS = (collection: Collection) => `SELECT count(*)::int AS n,
+         (count(*) FILTER (WHERE o.id IS NULL))::int AS inserted,
+         (count(*) FILTER (WHERE o.projection_hash IS DISTINCT FROM r.projection_hash
+                              OR o.updated_at IS DISTINCT FROM r.updated_at) - count(*) FILTER (WHERE o.id IS NULL))::int AS changed,
+         (count(*) FILTER (WHERE o.active AND NOT r.active))::int AS deactivated,
+         (count(*) FILTER (WHERE r.updated_at = now()))::int AS stamped
+    FROM r LEFT JOIN ${collection} o ON o.id = r.id`;
 
 /**
  * Stored hashes of an earlier formula (rows.ts `formerOwn`) brought to the current one where the

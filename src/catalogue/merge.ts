@@ -45,11 +45,21 @@ export interface CollectionCounts {
   imported: number;
   /** of which new */
   inserted: number;
+  /** of which stored before, whose public projection (fields, memberships, media) or updatedAt changed */
+  changed: number;
+  /** of which stored before and active, now inactive (counted in `changed` too) */
+  deactivated: number;
+  /** of which stored before, with the same public projection and updatedAt */
+  unchanged: number;
+  /** entities absent from the document whose profile media's public fields changed (their markers advanced) */
+  followed: number;
   /** entities whose updatedAt became the import time (imported or showing an imported media) */
   markersAdvanced: number;
   /** removed by --replace */
   deleted: number;
 }
+
+const NO_COUNTS: CollectionCounts = { imported: 0, inserted: 0, changed: 0, deactivated: 0, unchanged: 0, followed: 0, markersAdvanced: 0, deleted: 0 };
 
 /** The next value of `table`'s identity sequence (a bigint, as text). */
 async function nextId(client: pg.PoolClient, table: Collection): Promise<string> {
@@ -83,7 +93,7 @@ export interface CountedReferences {
  */
 export class StagedMerge {
   readonly counts = Object.fromEntries(
-    COLLECTIONS.map((c) => [c, { imported: 0, inserted: 0, markersAdvanced: 0, deleted: 0 }]),
+    COLLECTIONS.map((c) => [c, { ...NO_COUNTS }]),
   ) as Record<Collection, CollectionCounts>;
   /** The ids of the rows written into empty tables (memberships.ts). */
   private readonly ids: StagedIds = {};
@@ -119,9 +129,13 @@ export class StagedMerge {
       await deferred.writing(collection, async () => {
         for (const explicit of [false, true]) {
           const r = await count(client, upsertSql(collection, explicit, fresh), base === undefined ? [] : [base]);
-          counts[collection].imported += r.n!;
-          counts[collection].inserted += r.inserted!;
-          counts[collection].markersAdvanced += r.stamped!;
+          const c = counts[collection];
+          c.imported += r.n!;
+          c.inserted += r.inserted!;
+          c.changed += r.changed!;
+          c.deactivated += r.deactivated!;
+          c.unchanged += r.n! - r.inserted! - r.changed!;
+          c.markersAdvanced += r.stamped!;
         }
       });
       if (base !== undefined) {
@@ -209,7 +223,9 @@ async function finishMerge(
   } else {
     for (const collection of COLLECTIONS) {
       if (collection === 'media') continue;
-      counts[collection].markersAdvanced += (await count(client, mediaFollowSql(collection))).n!;
+      const followed = (await count(client, mediaFollowSql(collection))).n!;
+      counts[collection].followed += followed;
+      counts[collection].markersAdvanced += followed;
     }
     // derived columns of entities the document does not carry (with --replace, there are none)
     await refreshPrimaryVenueKeys(client);

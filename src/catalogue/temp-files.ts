@@ -1,7 +1,9 @@
 /**
  * An import's temporary files (direct-memberships.ts, staging-spool.ts): a directory of its own
  * under the system's temporary directory (`TMPDIR`), files written by appends and read back, the
- * whole directory removed when the import ends.
+ * whole directory removed when the import ends. The directory's name carries the importing
+ * process's id, so that the next import, seed or migrate removes the directories of imports that
+ * were killed (`removeLeftovers`). A write that finds `TMPDIR` full throws `TempSpaceError`.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,7 +23,11 @@ export class TempFile {
   /** Appends `bytes` (whole); returns the offset they start at. */
   append(bytes: Uint8Array): number {
     const start = this.length;
-    for (let at = 0; at < bytes.length; ) at += fs.writeSync(this.fd, bytes, at, bytes.length - at, start + at);
+    try {
+      for (let at = 0; at < bytes.length; ) at += fs.writeSync(this.fd, bytes, at, bytes.length - at, start + at);
+    } catch (err) {
+      throw spaceError(err);
+    }
     this.length += bytes.length;
     return start;
   }
@@ -59,8 +65,13 @@ export class TempDir {
 
   private constructor(readonly dir: string) {}
 
-  static create(prefix: string): TempDir {
-    return new TempDir(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  /** `prefix` is one of TEMP_PREFIXES; the process's id follows it. */
+  static create(prefix: TempPrefix): TempDir {
+    try {
+      return new TempDir(fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}${process.pid}-`)));
+    } catch (err) {
+      throw spaceError(err);
+    }
   }
 
   /** A new file in the directory, readable and writable by its owner only. */
@@ -75,4 +86,91 @@ export class TempDir {
     for (const file of this.files.splice(0)) fs.closeSync(file.fd);
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
+}
+
+/** The names the import's directories start with, each followed by the owner's pid and '-'. */
+export const TEMP_PREFIXES = ['lineup-staging-', 'lineup-import-'] as const;
+export type TempPrefix = (typeof TEMP_PREFIXES)[number];
+
+const OWNED = new RegExp(`^(?:${TEMP_PREFIXES.join('|')})(\\d+)-[^/]+$`);
+
+/** `TMPDIR` (or the system's temporary directory) has no room for the import's temporary files. */
+export class TempSpaceError extends Error {
+  override readonly name = 'TempSpaceError';
+  constructor(readonly dir: string, cause: Error) {
+    super(`no space left in TMPDIR (${dir}) for the import's temporary files: free space there or point TMPDIR elsewhere`, { cause });
+  }
+}
+
+function spaceError(err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOSPC' || code === 'EDQUOT' ? new TempSpaceError(os.tmpdir(), err as Error) : err;
+}
+
+/** Whether process `pid` exists: signal 0 probes it; EPERM means it exists under another user. */
+function running(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+}
+
+/** Bytes of the files under `dir` (a leftover's size, for the report). */
+function sizeOf(dir: string): number {
+  let bytes = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    try {
+      bytes += fs.statSync(path.join(entry.parentPath ?? entry.path, entry.name)).size;
+    } catch {
+      /* removed meanwhile */
+    }
+  }
+  return bytes;
+}
+
+export interface Leftovers {
+  /** The temporary directory searched. */
+  readonly dir: string;
+  readonly removed: number;
+  readonly bytes: number;
+}
+
+/**
+ * Removes the temporary directories of imports whose process no longer runs (killed, or stopped
+ * by a crash before removing them); a live process's directory is never touched.
+ */
+export function removeLeftovers(dir: string = os.tmpdir()): Leftovers {
+  let removed = 0;
+  let bytes = 0;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return { dir, removed, bytes };
+  }
+  for (const name of names) {
+    const owner = OWNED.exec(name)?.[1];
+    if (owner === undefined || running(Number(owner))) continue;
+    const full = path.join(dir, name);
+    try {
+      const size = sizeOf(full);
+      fs.rmSync(full, { recursive: true, force: true });
+      removed += 1;
+      bytes += size;
+    } catch {
+      /* not ours to remove (permissions), or removed by another process meanwhile */
+    }
+  }
+  return { dir, removed, bytes };
+}
+
+/** The report line of `removeLeftovers`, or null when nothing was removed. */
+export function describeLeftovers(l: Leftovers): string | null {
+  if (l.removed === 0) return null;
+  const mb = (l.bytes / 1024 / 1024).toFixed(1);
+  return `removed ${l.removed} leftover temporary folder${l.removed === 1 ? '' : 's'} (${mb} MB) of imports that are no longer running from TMPDIR (${l.dir})`;
 }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config/config.js';
 import { copyInPglite, copyInPostgres, type CopyIn } from './copy.js';
+import { freeSpace, StoreError, storeOpenMessage } from './disk-faults.js';
 import { PipelinedConnections } from './pipeline.js';
 import { RawTextClient } from './raw-text.js';
 import { SingleClientPool } from './single-client-pool.js';
@@ -147,7 +148,13 @@ function lockDataDir(dataDir: string): () => void {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
-  fs.writeFileSync(lockFile, String(process.pid));
+  try {
+    fs.writeFileSync(lockFile, String(process.pid));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') throw new StoreError(storeOpenMessage(dataDir, `${code} writing ${lockFile}`, freeSpace(dataDir)), { cause: err });
+    throw err;
+  }
   return () => {
     try {
       if (fs.readFileSync(lockFile, 'utf8') === String(process.pid)) fs.unlinkSync(lockFile);
@@ -155,6 +162,15 @@ function lockDataDir(dataDir: string): () => void {
       /* already gone */
     }
   };
+}
+
+/** Opens the store in `dataDir`; its failure names the folder and, when space is short, that cause. */
+async function openPgliteStore<P>(dataDir: string, create: () => Promise<P>): Promise<P> {
+  try {
+    return await create();
+  } catch (err) {
+    throw new StoreError(storeOpenMessage(dataDir, (err as Error).message, freeSpace(dataDir)), { cause: err });
+  }
 }
 
 async function openPglite(dataDir: string | null, opts: DatabaseOptions): Promise<Database> {
@@ -165,7 +181,7 @@ async function openPglite(dataDir: string | null, opts: DatabaseOptions): Promis
   let pglite;
   try {
     const options = { extensions: { pg_trgm }, ...(opts.pgliteSnapshot ? { loadDataDir: opts.pgliteSnapshot } : {}) };
-    pglite = dataDir ? await PGlite.create(dataDir, options) : await PGlite.create(options);
+    pglite = dataDir ? await openPgliteStore(dataDir, () => PGlite.create(dataDir, options)) : await PGlite.create(options);
     if (opts.schema) await pglite.exec(`CREATE SCHEMA IF NOT EXISTS ${opts.schema};`);
     for (const setting of sessionSettings(opts)) {
       const [name, value] = setting.split('=');

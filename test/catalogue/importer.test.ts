@@ -22,7 +22,7 @@ for (const engine of testEngines()) {
       const summary = await importDoc(store.db, fullDocument());
       assert.equal(summary.entities, 16);
       assert.match(summary.importedAt, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
-      assert.deepEqual(summary.collections.events, { imported: 3, inserted: 3, markersAdvanced: 2, deleted: 0 });
+      assert.deepEqual(summary.collections.events, { imported: 3, inserted: 3, changed: 0, deactivated: 0, unchanged: 0, followed: 0, markersAdvanced: 2, deleted: 0 });
 
       const media = await q(store.db, `SELECT public_id, active, status, src, thumbnail_src, alt_text, width::text, height::text,
         original_filename, upload_name, storage_key, blur_data_url, authoring FROM media ORDER BY public_id`);
@@ -172,7 +172,7 @@ for (const engine of testEngines()) {
       const before = await tableCounts(store.db);
       const renamed = { ...clone(fullEvent), name: 'Renamed', artistIds: [A.bjork], venueIds: [], seriesIds: [], editionIds: [], galleryMediaIds: [] };
       const s = await importDoc(store.db, { events: [renamed, { ...clone(fullEvent), publicId: pid('new') }] });
-      assert.deepEqual(s.collections.events, { imported: 2, inserted: 1, markersAdvanced: 2, deleted: 0 });
+      assert.deepEqual(s.collections.events, { imported: 2, inserted: 1, changed: 1, deactivated: 0, unchanged: 0, followed: 0, markersAdvanced: 2, deleted: 0 });
       const after = await tableCounts(store.db);
       assert.equal(after.events, before.events! + 1);
       assert.equal(after.artists, before.artists);
