@@ -72,7 +72,8 @@ describe('LINEUP_PROXY_PROTOCOL', () => {
   describe('from a trusted source', () => {
     let server: OpsServer;
     before(async () => {
-      server = await startOpsServer(t.db, { proxyProtocol: ['127.0.0.1/32'], rateBurst: 1, rateRefillPerSec: 0.001 });
+      // debug: the peer of a refused request is read from its own `refused` line
+      server = await startOpsServer(t.db, { proxyProtocol: ['127.0.0.1/32'], rateBurst: 1, rateRefillPerSec: 0.001, logLevel: 'debug' });
     });
     after(async () => server.close());
 
