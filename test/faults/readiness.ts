@@ -16,8 +16,8 @@ export interface ReadinessSeen {
 export interface Readiness {
   /** Whether every endpoint has said 503 at least once. */
   allSaidUnavailable(): boolean;
-  /** Resolves once every endpoint has said 503; rejects after `timeoutMs`. */
-  untilAllSaidUnavailable(timeoutMs: number): Promise<void>;
+  /** Resolves once every endpoint has said 503; rejects after `timeoutMs`, or when `check` throws. */
+  untilAllSaidUnavailable(timeoutMs: number, check?: () => void): Promise<void>;
   seen(): ReadinessSeen;
   /** What was seen, once the watch has stopped. */
   readonly done: Promise<ReadinessSeen>;
@@ -47,9 +47,10 @@ export function watchReadiness(processes: readonly LineupProcess[], until: Promi
   const seen = () => ({ statuses, problems });
   return {
     allSaidUnavailable,
-    async untilAllSaidUnavailable(timeoutMs) {
+    async untilAllSaidUnavailable(timeoutMs, check) {
       const deadline = performance.now() + timeoutMs;
       while (!allSaidUnavailable()) {
+        check?.();
         if (performance.now() > deadline) throw new Error(`readiness never said 503 on every endpoint within ${timeoutMs} ms: ${JSON.stringify(statuses)}`);
         await sleep(20);
       }

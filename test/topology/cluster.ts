@@ -115,6 +115,8 @@ export interface Postgres {
   startAsync(): Promise<void>;
   /** Reads the configuration files again (pg_hba.conf). */
   reload(): void;
+  /** A standby leaves recovery and becomes a primary (pg_ctl promote, waiting until it has). */
+  promote(): Promise<void>;
 }
 
 function postgres(name: string, dataDir: string, port: number, socketDir: string): Postgres {
@@ -140,6 +142,7 @@ function postgres(name: string, dataDir: string, port: number, socketDir: string
     stopAsync: async (mode) => void (await ctlAsync('-m', mode, '-w', 'stop')),
     startAsync: async () => void (await ctlAsync(...startArgs)),
     reload: () => void ctl('reload'),
+    promote: async () => void (await ctlAsync('-w', '-t', '60', 'promote')),
   };
   return self;
 }
