@@ -1,9 +1,10 @@
 /**
- * A read's connection lost mid-statement (a standby restarted, a backend terminated) is a 503
- * for that read, never the end of the process. A read takes a connection of its own
- * (pool.connect), and pg-pool removes its error listener from a checked-out client: without one
- * of the reader's, the client's 'error' event would be an uncaught exception. PostgreSQL only
- * (PGlite has no server connection to lose).
+ * A read's connection lost (a standby restarted, a backend terminated), mid-statement or while
+ * checked out between statements, is a 503 for that read, never the end of the process: pg-pool
+ * removes its error listener from a checked-out client, so every client listens for its own
+ * errors from its creation (db/raw-text.ts), and an 'error' nobody hears would be an uncaught
+ * exception. Failing to get a connection at all is a 503 whatever the cause; a statement's own
+ * error is not. PostgreSQL only (PGlite has no server connection to lose).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -116,8 +116,9 @@ describe('database faults: no fault ends the process, every answer is 200, 304 o
 
   it('backends terminated every 100 ms (what a restart, a failover or maintenance sends: 57P01)', async () => {
     await underFault('backends terminated', async (readiness) => {
-      // longer than the others: a connection ended just as it became ready, within one socket
-      // read of its ReadyForQuery, is what used to end the process, and each round is a chance of it
+      // longer than the others: a connection ended just as it becomes ready (the FATAL within one
+      // socket read of its ReadyForQuery) is the moment a client without a listener of its own does
+      // not survive, and each round is a chance of it
       const terminated = await holdWhileTerminating(readiness, 4 * HOLD_MS);
       assert.ok(terminated > 0, 'backends were terminated');
     });
