@@ -95,6 +95,19 @@ function rawTextParser(state: RawTextParser): Parser {
   return parser;
 }
 
+/**
+ * A connection lost (a terminated backend, a restart, a reset) is also emitted as 'error' on its
+ * client, and an 'error' nobody hears ends the process. pg-pool listens only while a client is
+ * idle in the pool, and hands a new client over from inside the parser's loop, where the same
+ * read may already hold the server's FATAL message. So every client hears its errors from its
+ * creation to its end: the failure itself reaches whoever uses the client through the statement's
+ * promise (pg fails it), and the client is no longer queryable, so it is released with the error
+ * and discarded, never reused.
+ */
+function listenForConnectionErrors(client: pg.Client): void {
+  client.on('error', () => {});
+}
+
 /** pg's Connection (lib/connection.js), with the members this module reads or replaces. */
 interface ConnectionInternals {
   _emitMessage: boolean;
@@ -115,6 +128,7 @@ export const rawTextParserOf = (connection: unknown): RawTextParser | undefined 
 export class RawTextClient extends pg.Client {
   constructor(config?: string | pg.ClientConfig) {
     super(config);
+    listenForConnectionErrors(this);
     const connection = (this as unknown as { connection: ConnectionInternals }).connection;
     connection.attachListeners = (stream) => {
       const state: RawTextParser = { raw: null };

@@ -13,6 +13,7 @@ import type { Database } from './database.js';
 import { queryNamed, queryUnnamed, type NamedStatement } from './named-query.js';
 import type { PlanChoices } from './plan-choices.js';
 import { PreparedStatements, isPoolerPrepareError } from './prepared.js';
+import { connectionFailed, isUnavailable } from './unavailable.js';
 
 export const MAX_STATEMENTS_PER_READ = 8;
 export const MAX_CONCURRENT_STATEMENTS = 3;
@@ -31,21 +32,7 @@ export class StatementDeadlineError extends DatabaseUnavailableError {}
 /** 57014 query_canceled is what statement_timeout raises (the service cancels nothing else). */
 function outcomeOf(err: unknown): StatementOutcome {
   if (err instanceof StatementDeadlineError || (err as { code?: unknown }).code === '57014') return 'timeout';
-  return isUnavailable(err) ? 'unavailable' : 'error';
-}
-
-const UNAVAILABLE_SQLSTATES = new Set(['57014', '55P03', '57P01', '57P02', '57P03', '53300', '53000']);
-const UNAVAILABLE_NODE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'EAI_AGAIN']);
-
-export function isUnavailable(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08') || UNAVAILABLE_NODE_CODES.has(code))) {
-    return true;
-  }
-  return /Connection terminated|timeout exceeded when trying to connect|not queryable|Connection ended|connect ECONNREFUSED|Client was closed|Cannot use a pool after calling end/i.test(
-    err.message,
-  );
+  return err instanceof DatabaseUnavailableError || isUnavailable(err) ? 'unavailable' : 'error';
 }
 
 /**
@@ -150,18 +137,15 @@ export class Reader {
     // unless it is heavy
     const piped = name === undefined || statement.heavy === true ? null : this.db.pipeline?.tryQuery<R>(named(statement, name));
     if (piped) return piped;
-    const client = await this.db.pool.connect();
+    const client = await this.db.pool.connect().catch((err: unknown) => {
+      throw connectionFailed(err);
+    });
     if (this.abandoned) {
       client.release();
       throw new DatabaseUnavailableError(`statement ${statement.name} of an abandoned read`);
     }
-    // pg-pool takes its error listener off a checked-out client, and a connection error (a reset,
-    // a standby going away) is also emitted as 'error': unheard, it would end the process. The
-    // statement's own promise carries the failure (as pg.Pool#query listens for the same reason).
-    // (PGlite's single client is in-process and has no events: its pool's client is a plain object.)
-    const events = typeof client.on === 'function' ? client : null;
-    const ignore = () => {};
-    events?.on('error', ignore);
+    // Every client listens for its own errors from its creation (db/raw-text.ts): a connection
+    // lost now fails this statement's promise, and a failed client is not reused.
     try {
       const result =
         name !== undefined
@@ -169,11 +153,9 @@ export class Reader {
           : statement.rawText !== undefined && this.db.engine === 'postgres'
             ? await queryUnnamed<R>(client, { text: statement.text, values: statement.values, rawText: statement.rawText })
             : await client.query<R>({ text: statement.text, values: statement.values as unknown[] });
-      events?.removeListener('error', ignore);
       client.release();
       return result;
     } catch (err) {
-      events?.removeListener('error', ignore);
       // as pg.Pool#query does: a client whose statement failed is not reused
       client.release(err as Error);
       throw err;

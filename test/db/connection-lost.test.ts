@@ -1,13 +1,15 @@
 /**
- * A read's connection lost mid-statement (a standby restarted, a backend terminated) is a 503
- * for that read, never the end of the process. A read takes a connection of its own
- * (pool.connect), and pg-pool removes its error listener from a checked-out client: without one
- * of the reader's, the client's 'error' event would be an uncaught exception. PostgreSQL only
- * (PGlite has no server connection to lose).
+ * A read's connection lost (a standby restarted, a backend terminated), mid-statement or while
+ * checked out between statements, is a 503 for that read, never the end of the process: pg-pool
+ * removes its error listener from a checked-out client, so every client listens for its own
+ * errors from its creation (db/raw-text.ts), and an 'error' nobody hears would be an uncaught
+ * exception. Failing to get a connection at all is a 503 whatever the cause; a statement's own
+ * error is not. PostgreSQL only (PGlite has no server connection to lose).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type pg from 'pg';
+import { openDatabase } from '../../src/db/database.js';
 import { DatabaseUnavailableError } from '../../src/db/errors.js';
 import { Reader } from '../../src/db/reader.js';
 import type { Statement } from '../../src/queries/statement.js';
@@ -104,5 +106,66 @@ describe('a connection lost during a read (PostgreSQL)', { skip: postgres ? fals
       if (pid) await t.db.pool.query('SELECT pg_terminate_backend($1)', [pid]);
     }
     assert.deepEqual(await new Reader(t.db).rows(ok), [{ n: 1 }]);
+  });
+
+  it('a checked-out client whose backend is terminated while it runs nothing: no uncaught error, and it is not reused', async () => {
+    const errors = catchUncaught();
+    try {
+      // as the Reader holds it between statements: checked out, no statement running
+      const client = (await t.db.pool.connect()) as PgClientWithSocket;
+      const pid = client.processID;
+      await t.db.pool.query('SELECT pg_terminate_backend($1)', [pid]);
+      // the server's FATAL and the socket's end reach the client; pg emits them as 'error'
+      await new Promise<void>((resolve) => client.once('end', () => resolve()));
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(errors.uncaught, []);
+      await assert.rejects(client.query('SELECT 1'), /not queryable/);
+      client.release(new Error('lost'));
+      const again = await t.db.pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      assert.notEqual(again.rows[0]!.pid, pid, 'a new connection');
+    } finally {
+      errors.stop();
+    }
+  });
+
+  it('failing to get a connection, for any reason, fails the read as unavailable', async () => {
+    const target = postgres!.target;
+    assert.equal(target.engine, 'postgres');
+    const url = new URL(target.url);
+    const wrong = (change: (u: URL) => void) => {
+      const u = new URL(url);
+      change(u);
+      return u.toString();
+    };
+    const targets = {
+      'password rejected (28P01)': wrong((u) => (u.password = `${u.password}-rotated`)),
+      'database missing (3D000)': wrong((u) => (u.pathname = `/lineup_missing_${process.pid}`)),
+      'role missing (28000 or 28P01)': wrong((u) => (u.username = `lineup_missing_${process.pid}`)),
+      'connection refused': wrong((u) => (u.port = '1')),
+      'host name not found': wrong((u) => (u.hostname = 'lineup-database.invalid')),
+    };
+    for (const [what, wrongUrl] of Object.entries(targets)) {
+      const db = await openDatabase({ engine: 'postgres', url: wrongUrl }, { connectionTimeoutMs: 3000 });
+      try {
+        const err = await new Reader(db).rows(ok).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        assert.ok(err instanceof DatabaseUnavailableError, `${what}: ${String(err)}`);
+        assert.match(err.message, /^no database connection: /, what);
+      } finally {
+        await db.close();
+      }
+    }
+  });
+
+  it("a statement's own error (a missing table) stays an error, not unavailability", async () => {
+    const missing: Statement = { name: 'missing', text: 'SELECT * FROM lineup_no_such_table', values: [], stablePlan: false };
+    const err = await new Reader(t.db).rows(missing).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof Error && !(err instanceof DatabaseUnavailableError), String(err));
+    assert.equal((err as { code?: string }).code, '42P01');
   });
 });

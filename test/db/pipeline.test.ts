@@ -13,7 +13,7 @@ import { PipelinedConnections, type PipelinedQuery } from '../../src/db/pipeline
 import { Reader } from '../../src/db/reader.js';
 import { PreparedStatements } from '../../src/db/prepared.js';
 import { openDatabase } from '../../src/db/database.js';
-import { isUnavailable } from '../../src/db/reader.js';
+import { isUnavailable } from '../../src/db/unavailable.js';
 import { Metrics } from '../../src/metrics/metrics.js';
 
 const url = process.env.TEST_DATABASE_URL;

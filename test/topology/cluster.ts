@@ -16,14 +16,21 @@ import pg from 'pg';
 export const REPO = resolve(import.meta.dirname, '../..');
 export const TIME_ZONE = 'America/New_York';
 
-/** What this machine lacks for the topology, or null when it can be built. */
-export function missingPrerequisites(): string | null {
-  if (process.getuid?.() !== 0) return 'needs root (PostgreSQL and PgBouncer run as the postgres user through runuser)';
+/** What this machine lacks to run PostgreSQL instances of a test's own and `lineup`, or null. */
+export function missingPostgres(): string | null {
+  if (process.getuid?.() !== 0) return 'needs root (PostgreSQL runs as the postgres user through runuser)';
   if (!existsSync('/usr/lib/postgresql')) return 'needs Debian postgresql';
   if (spawnSync('id', ['postgres']).status !== 0) return 'needs the postgres user (Debian postgresql)';
+  if (!existsSync(join(REPO, 'dist', 'cli.js'))) return 'needs a build (npm run build)';
+  return null;
+}
+
+/** What this machine lacks for the topology, or null when it can be built. */
+export function missingPrerequisites(): string | null {
+  const postgres = missingPostgres();
+  if (postgres !== null) return postgres;
   if (spawnSync('sh', ['-c', 'command -v pgbouncer']).status !== 0) return 'needs Debian pgbouncer';
   if (spawnSync('sh', ['-c', 'command -v haproxy']).status !== 0) return 'needs Debian haproxy';
-  if (!existsSync(join(REPO, 'dist', 'cli.js'))) return 'needs a build (npm run build)';
   return null;
 }
 
@@ -50,8 +57,8 @@ export class Cleanup {
 }
 
 /** A temporary directory the postgres user owns, removed by the cleanup. */
-export function workDir(cleanup: Cleanup): string {
-  const dir = mkdtempSync(join(tmpdir(), 'lineup-topology-'));
+export function workDir(cleanup: Cleanup, prefix = 'lineup-topology-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
   chownPostgres(dir);
   cleanup.add(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
@@ -70,6 +77,28 @@ export function asPostgres(command: string, args: readonly string[]): string {
   return r.stdout;
 }
 
+/**
+ * The same, without blocking this process's event loop (a load it drives keeps running while
+ * the server stops or starts).
+ */
+export function asPostgresAsync(command: string, args: readonly string[]): Promise<string> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn('runuser', ['-u', 'postgres', '--', command, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.stderr.on('data', (chunk) => (out += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolveRun(out);
+      else reject(new Error(`${command} ${args.join(' ')} failed (${code}): ${out}`));
+    });
+  });
+}
+
+/** pg_ctl's shutdown modes: fast ends sessions cleanly, immediate kills the server as a crash would. */
+export type StopMode = 'fast' | 'immediate';
+
 export interface Postgres {
   readonly name: string;
   readonly port: number;
@@ -81,10 +110,19 @@ export interface Postgres {
   start(): void;
   /** Fast shutdown: sessions are terminated, as on a failover or a restart for maintenance. */
   stop(): void;
+  /** `stop` and `start` that leave this process's event loop running, `stop` in either mode. */
+  stopAsync(mode: StopMode): Promise<void>;
+  startAsync(): Promise<void>;
+  /** Reads the configuration files again (pg_hba.conf). */
+  reload(): void;
+  /** A standby leaves recovery and becomes a primary (pg_ctl promote, waiting until it has). */
+  promote(): Promise<void>;
 }
 
 function postgres(name: string, dataDir: string, port: number, socketDir: string): Postgres {
   const ctl = (...args: string[]) => asPostgres(pgBin('pg_ctl'), ['-D', dataDir, ...args]);
+  const ctlAsync = (...args: string[]) => asPostgresAsync(pgBin('pg_ctl'), ['-D', dataDir, ...args]);
+  const startArgs = ['-l', join(dataDir, '..', `${name}.log`), '-o', `-p ${port} -k ${socketDir}`, '-w', '-t', '60', 'start'];
   const self: Postgres = {
     name,
     port,
@@ -99,8 +137,12 @@ function postgres(name: string, dataDir: string, port: number, socketDir: string
         await client.end();
       }
     },
-    start: () => void ctl('-l', join(dataDir, '..', `${name}.log`), '-o', `-p ${port} -k ${socketDir}`, '-w', '-t', '60', 'start'),
+    start: () => void ctl(...startArgs),
     stop: () => void ctl('-m', 'fast', '-w', 'stop'),
+    stopAsync: async (mode) => void (await ctlAsync('-m', mode, '-w', 'stop')),
+    startAsync: async () => void (await ctlAsync(...startArgs)),
+    reload: () => void ctl('reload'),
+    promote: async () => void (await ctlAsync('-w', '-t', '60', 'promote')),
   };
   return self;
 }
@@ -249,6 +291,8 @@ export function lineupCommand(args: readonly string[], env: Record<string, strin
 export interface LineupProcess {
   readonly name: string;
   readonly url: string;
+  /** The operator listener (/live, /ready, /metrics), when LINEUP_ADMIN_PORT was given. */
+  readonly adminUrl: string | null;
   readonly child: ChildProcess;
   /** Everything it wrote (pino JSON lines and any error). */
   output(): string;
@@ -258,8 +302,9 @@ export interface LineupProcess {
 }
 
 /**
- * `lineup serve` on an ephemeral loopback port; resolves once it logged where it listens.
- * Rejects with its output when it exits first (a refused schema, say).
+ * `lineup serve` on an ephemeral loopback port; resolves once it logged where it listens (and
+ * where its operator listener does, when LINEUP_ADMIN_PORT is given). Rejects with its output
+ * when it exits first (a refused schema, say).
  */
 export function startLineup(name: string, env: Record<string, string>, cleanup: Cleanup): Promise<LineupProcess> {
   const child = spawn(process.execPath, [join(REPO, 'bin', 'lineup.js'), 'serve'], {
@@ -289,12 +334,14 @@ export function startLineup(name: string, env: Record<string, string>, cleanup: 
     });
     child.stdout!.on('data', () => {
       const m = /Lineup listening on (http:\/\/[0-9.:]+)/.exec(out);
-      if (!m) return;
+      const admin = /Lineup operator listener on (http:\/\/[0-9.:]+)/.exec(out);
+      if (!m || (env.LINEUP_ADMIN_PORT !== undefined && !admin)) return;
       clearTimeout(timer);
       const url = m[1]!;
       resolveStart({
         name,
         url,
+        adminUrl: admin?.[1] ?? null,
         child,
         output: () => out,
         get: (path, init) => fetch(`${url}${path}`, init),

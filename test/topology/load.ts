@@ -7,8 +7,8 @@ import type { Fetcher } from './traverse.js';
 export interface LoadResult {
   readonly requests: number;
   readonly statuses: Record<number, number>;
-  /** Status, path and body of every 5xx (or network failure, status 0). */
-  readonly failures: Array<{ status: number; path: string; body: string }>;
+  /** Status, path, body and Retry-After of every 5xx (or network failure, status 0). */
+  readonly failures: Array<{ status: number; path: string; body: string; retryAfter: string | null }>;
 }
 
 export interface LoadOptions {
@@ -34,16 +34,18 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       const init = entry.etag && turn % 2 === 0 ? { headers: { 'if-none-match': entry.etag } } : undefined;
       let status = 0;
       let body = '';
+      let retryAfter: string | null = null;
       try {
         const res = await target(entry.path, init);
         status = res.status;
+        retryAfter = res.headers.get('retry-after');
         body = await res.text();
       } catch (err) {
         body = (err as Error).message;
       }
       requests++;
       statuses[status] = (statuses[status] ?? 0) + 1;
-      if (status === 0 || status >= 500) failures.push({ status, path: entry.path, body: body.slice(0, 300) });
+      if (status === 0 || status >= 500) failures.push({ status, path: entry.path, body: body.slice(0, 300), retryAfter });
       if (status === 0 || status === 503) await new Promise((r) => setTimeout(r, 20)); // no hot loop while unavailable
     }
   };

@@ -14,6 +14,7 @@
  * the standby; the standby stopped and started mid-load gives 503s, then the same processes recover.
  * Then HAProxy in front of two more Lineup processes on the standby (haproxy-proof.ts): client
  * addresses through the PROXY protocol, the keep-alive rule, and a graceful stop under load.
+ * Last, the standby promoted to a primary under load: the same processes go on reading from it.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -283,6 +284,33 @@ describe('production topology: primary, streaming hot standby, PgBouncer, Lineup
   });
 
   haproxyProof(() => ({ cleanup, dir, databaseUrl: standby.url('lineup', 'lineup'), portBase: PORT_BASE, loadPaths }));
+
+  // last: the standby is a primary from here on
+  it('the standby promoted while the processes read from it: the same processes, only 200, 304 and 503 with Retry-After, reads 200 after', async () => {
+    const pids = all().map((p) => p.child.pid);
+    const paths = await loadPaths(direct.get);
+    let stop!: () => void;
+    const stopped = new Promise<void>((r) => (stop = r));
+    const load = runLoad({ targets: fetchers(), paths, concurrency: CLIENTS, until: stopped });
+    await standby.promote();
+    const [row] = await standby.sql<{ r: boolean }>('SELECT pg_is_in_recovery() AS r');
+    assert.equal(row!.r, false, 'promoted');
+    // every process reads through the promoted server: each path answers 200 (polled, bounded)
+    for (const p of all()) {
+      for (const { path } of paths) await until(async () => (await p.get(path)).status === 200, `${p.name} ${path} answers 200 after the promotion`, 15_000);
+    }
+    stop();
+    const result = await load;
+    console.log(`standby promoted: ${result.requests} requests, statuses ${JSON.stringify(result.statuses)}`);
+    assert.deepEqual(all().map((p) => [p.child.pid, p.child.exitCode]), pids.map((pid) => [pid, null]), 'the same processes serve');
+    const others = Object.keys(result.statuses).filter((s) => !['200', '304', '503'].includes(s));
+    assert.deepEqual(others, [], JSON.stringify(result.failures.slice(0, 3)));
+    for (const f of result.failures) {
+      assert.match(f.retryAfter ?? '', /^[1-9][0-9]*$/, `Retry-After of a 503 on ${f.path}`);
+      assert.equal(JSON.parse(f.body).error.type, 'unavailable', f.path);
+    }
+    assert.ok((result.statuses[200] ?? 0) > 0, JSON.stringify(result.statuses));
+  });
 
   it('SIGTERM: every process exits 0', async () => {
     assert.deepEqual(await Promise.all(all().map((p) => p.stop())), [0, 0, 0]);

@@ -171,3 +171,10 @@ test('TextMemo: a RawText is matched by its bytes, parsed from its text when new
   assert.deepEqual(fromString, a, 'a string of the same text: parsed as a text of its own');
   assert.deepEqual(parsed, [text, '{"name":"Lady Dvorak"}', text]);
 });
+
+test("a RawTextClient hears its own errors from its creation: a connection error emitted before any connect or checkout is not uncaught", () => {
+  const client = new RawTextClient({ connectionString: 'postgresql://lineup@127.0.0.1:1/lineup' });
+  assert.equal(client.listenerCount('error'), 1);
+  const fatal = Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01', severity: 'FATAL' });
+  assert.doesNotThrow(() => client.emit('error', fatal));
+});

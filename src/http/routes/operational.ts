@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../db/database.js';
-import { isUnavailable } from '../../db/reader.js';
+import { isUnavailable } from '../../db/unavailable.js';
 import { DatabaseUnavailableError } from '../../db/errors.js';
 import { invalidQuery, unavailable } from '../errors.js';
 import { sendUncached } from '../respond.js';
