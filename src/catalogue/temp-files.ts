@@ -124,7 +124,7 @@ function sizeOf(dir: string): number {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (!entry.isFile()) continue;
     try {
-      bytes += fs.statSync(path.join(entry.parentPath ?? entry.path, entry.name)).size;
+      bytes += fs.statSync(path.join(entry.parentPath, entry.name)).size;
     } catch {
       /* removed meanwhile */
     }
